@@ -1,0 +1,47 @@
+#!/bin/sh
+# A guest test that hangs, a guest that hangs as a whole and a guest that
+# panics are failed runs with the evidence printed, never a hung make.
+set -u
+. tests/host/lib.inc
+
+image=$B/out/arch/arm64/boot/Image
+for f in "$image" "$B/guest/init" "$B/guest/runner" "$B/host/gen_init_cpio"; do
+	[ -f "$f" ] || { echo "not ok setup # $f missing: run make vmlinux rootfs first"; exit 1; }
+done
+bb=$(tools/fetch-deb busybox-static:arm64 "$B/debs")/bin/busybox
+bb32=$(tools/fetch-deb busybox-static:armhf "$B/debs")/bin/busybox
+dtb=$TMP/virt.dtb
+cpp -nostdinc -undef -x assembler-with-cpp -P dts/virt.dts | dtc -q -I dts -O dtb -o "$dtb" -
+
+# mkroot NAME MANIFEST-LINES: a guest with just these tests
+mkroot() {
+	SUITES=none KSELFTESTS=none EXTRA=$2 tools/guest-root "$TMP/root" "$B/guest/init" \
+		"$B/guest/runner" "$bb" "$bb32" "$TMP/none" "$TMP/none" tests/kselftests.list &&
+	tools/mkcpio "$B/host/gen_init_cpio" "$TMP/root" "$TMP/$1.cpio"
+}
+
+# 1. one test hangs: killed at its own timeout, the run goes on and fails
+mkroot hang "exit hang aarch64 3 /bin/sleep 1000
+exit after aarch64 10 /bin/true"
+start=$(date +%s)
+TIMEOUT=120 tools/run-guest "$image" "$dtb" "$TMP/hang.cpio" "$TMP/run1" > "$TMP/out1" 2>&1
+rc=$? took=$(( $(date +%s) - start ))
+check test_timeout_fails "$([ $rc != 0 ] && grep -q '^not ok .* sleep # timeout after 3 s' "$TMP/out1"; echo $?)" \
+	"rc=$rc: $(tail -n 3 "$TMP/out1" | tr '\n' ' ')"
+check run_goes_on_after_timeout "$(grep -q '^ok .* true$' "$TMP/out1"; echo $?)" "the next test did not run"
+echo "# hanging test: $took s"
+
+# 2. the whole guest hangs: killed at the run's timeout, last lines printed
+mkroot stuck "exit stuck aarch64 1000 /bin/busybox sleep 1000"
+start=$(date +%s)
+TIMEOUT=20 tools/run-guest "$image" "$dtb" "$TMP/stuck.cpio" "$TMP/run2" > "$TMP/out2" 2>&1
+rc=$? took=$(( $(date +%s) - start ))
+check guest_timeout_fails "$([ $rc != 0 ] && grep -q 'TIMEOUT' "$TMP/out2" && [ $took -lt 60 ]; echo $?)" \
+	"rc=$rc after $took s: $(tail -n 3 "$TMP/out2" | tr '\n' ' ')"
+
+# 3. the kernel panics (no init): reported with the panic printed
+TIMEOUT=60 APPEND="rdinit=/nonexistent init=/nonexistent" \
+	tools/run-guest "$image" "$dtb" "$TMP/hang.cpio" "$TMP/run3" > "$TMP/out3" 2>&1
+rc=$?
+check panic_fails "$([ $rc != 0 ] && grep -q 'kernel reported a problem' "$TMP/out3" &&
+	grep -q 'Kernel panic' "$TMP/out3"; echo $?)" "rc=$rc: $(tail -n 3 "$TMP/out3" | tr '\n' ' ')"
