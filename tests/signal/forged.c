@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rt_sigreturn with forged frames.  A real frame is captured once; each
+ * case edits a copy, places it at a known address and calls rt_sigreturn
+ * on it from a child.  Good frames must resume at the pc they name, with
+ * the registers they hold (the child exits 42); bad ones must kill the
+ * child with SIGSEGV.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <asm/sigcontext.h>
+
+#include "ktap.h"
+
+#define FRAME_SIZE	(sizeof(siginfo_t) + sizeof(ucontext_t))
+#define RESV_SIZE	4096
+#define MARK		0x5151a5a5c3c3UL
+#define UNKNOWN_MAGIC	0x12345678
+
+/*
+ * Where a good frame resumes: exit(x0) when x19 == x20 == MARK was
+ * restored, exit(7) otherwise.
+ */
+void resumed(void);
+asm(".text\n.globl resumed\n.type resumed, %function\n"
+	"resumed:\n"
+	"	cmp	x19, x20\n"
+	"	b.ne	1f\n"
+	"	ldr	x9, =0x5151a5a5c3c3\n"
+	"	cmp	x19, x9\n"
+	"	b.eq	2f\n"
+	"1:	mov	x0, #7\n"
+	"2:	mov	x8, #94\n"		/* __NR_exit_group */
+	"	svc	#0\n"
+	".ltorg\n");
+
+static unsigned char captured[FRAME_SIZE] __attribute__((aligned(16)));
+static unsigned char fpsimd_rec[sizeof(struct fpsimd_context)];
+static unsigned char area[65536] __attribute__((aligned(16)));
+static unsigned char resume_stack[16384] __attribute__((aligned(16)));
+static int captured_ok;
+
+static void capture(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	struct _aarch64_ctx *h = (void *)uc->uc_mcontext.__reserved;
+
+	/* siginfo sits at the base of the frame, the ucontext right after */
+	if ((void *)(si + 1) != (void *)uc)
+		return;
+	memcpy(captured, si, FRAME_SIZE);
+	if (h->magic == FPSIMD_MAGIC && h->size == sizeof(fpsimd_rec)) {
+		memcpy(fpsimd_rec, h, sizeof(fpsimd_rec));
+		captured_ok = 1;
+	}
+}
+
+/* The frame being forged, and a cursor in its __reserved[]. */
+static unsigned char *frame;
+static ucontext_t *fuc;
+static unsigned char *resv;
+static size_t at;
+
+static void start(size_t misalign)
+{
+	frame = area + 16384 + misalign;
+	memcpy(frame, captured, FRAME_SIZE);
+	fuc = (ucontext_t *)(frame + sizeof(siginfo_t));
+	resv = (unsigned char *)fuc->uc_mcontext.__reserved;
+	memset(resv, 0, RESV_SIZE);
+	sigemptyset(&fuc->uc_sigmask);
+	fuc->uc_mcontext.pc = (unsigned long)resumed;
+	fuc->uc_mcontext.sp = (unsigned long)resume_stack +
+			      sizeof(resume_stack);
+	fuc->uc_mcontext.regs[0] = 42;
+	fuc->uc_mcontext.regs[19] = MARK;
+	fuc->uc_mcontext.regs[20] = MARK;
+	at = 0;
+}
+
+static void put_fpsimd(void)
+{
+	memcpy(resv + at, fpsimd_rec, sizeof(fpsimd_rec));
+	at += sizeof(fpsimd_rec);
+}
+
+static void put(uint32_t magic, uint32_t size)
+{
+	struct _aarch64_ctx h = { magic, size };
+
+	memcpy(resv + at, &h, sizeof(h));
+	at += magic ? size : 16;
+}
+
+/* extra_context pointing @skew bytes past where its data must start */
+static unsigned char *put_extra(uint32_t size, long skew)
+{
+	struct extra_context x = { .head = { EXTRA_MAGIC, sizeof(x) } };
+	unsigned char *data = resv + at + sizeof(x) + 16;
+
+	x.datap = (unsigned long)data + skew;
+	x.size = size;
+	memcpy(resv + at, &x, sizeof(x));
+	at += sizeof(x);
+	return data;
+}
+
+static void __attribute__((noreturn)) sigreturn_now(void)
+{
+	asm volatile("mov	sp, %0\n"
+		     "mov	x8, #139\n"	/* __NR_rt_sigreturn */
+		     "svc	#0\n"
+		     : : "r"(frame) : "memory");
+	__builtin_unreachable();
+}
+
+enum forge {
+	GOOD,
+	GOOD_ESR,
+	GOOD_EXTRA,
+	BAD_MAGIC,
+	BAD_FPSIMD_SIZE,
+	UNALIGNED_SIZE,
+	OVERRUN,
+	NULL_WITH_SIZE,
+	NO_TERMINATOR,
+	UNKNOWN_RECORD,
+	MISSING_FPSIMD,
+	DUP_FPSIMD,
+	MISALIGNED_SP,
+	PSTATE_EL1H,
+	PSTATE_EL1T,
+	PSTATE_EL2H,
+	PSTATE_AARCH32,
+	PSTATE_DAIF,
+	PSTATE_IL,
+	EXTRA_BAD_DATAP,
+	EXTRA_NO_NULL_AFTER,
+	EXTRA_UNALIGNED_SIZE,
+	EXTRA_TOO_BIG,
+	EXTRA_TWICE,
+	EXTRA_UNTERMINATED,
+	NR_FORGE
+};
+
+static const struct {
+	const char *name;
+	int good;
+} forge_cases[NR_FORGE] = {
+	[GOOD] = { "good_frame_resumes", 1 },
+	[GOOD_ESR] = { "good_frame_with_esr_resumes", 1 },
+	[GOOD_EXTRA] = { "good_extra_context_resumes", 1 },
+	[BAD_MAGIC] = { "bad_fpsimd_magic", 0 },
+	[BAD_FPSIMD_SIZE] = { "bad_fpsimd_size", 0 },
+	[UNALIGNED_SIZE] = { "unaligned_record_size", 0 },
+	[OVERRUN] = { "record_overruns_reserved", 0 },
+	[NULL_WITH_SIZE] = { "null_record_with_size", 0 },
+	[NO_TERMINATOR] = { "no_null_record", 0 },
+	[UNKNOWN_RECORD] = { "unknown_record", 0 },
+	[MISSING_FPSIMD] = { "missing_fpsimd", 0 },
+	[DUP_FPSIMD] = { "duplicated_fpsimd", 0 },
+	[MISALIGNED_SP] = { "misaligned_sp", 0 },
+	[PSTATE_EL1H] = { "pstate_el1h", 0 },
+	[PSTATE_EL1T] = { "pstate_el1t", 0 },
+	[PSTATE_EL2H] = { "pstate_el2h", 0 },
+	[PSTATE_AARCH32] = { "pstate_aarch32", 0 },
+	[PSTATE_DAIF] = { "pstate_daif_masked", 0 },
+	[PSTATE_IL] = { "pstate_illegal", 0 },
+	[EXTRA_BAD_DATAP] = { "extra_bad_datap", 0 },
+	[EXTRA_NO_NULL_AFTER] = { "extra_no_null_after", 0 },
+	[EXTRA_UNALIGNED_SIZE] = { "extra_unaligned_size", 0 },
+	[EXTRA_TOO_BIG] = { "extra_too_big", 0 },
+	[EXTRA_TWICE] = { "extra_twice", 0 },
+	[EXTRA_UNTERMINATED] = { "extra_unterminated", 0 },
+};
+
+static void forge(enum forge c)
+{
+	unsigned long *pstate;
+	unsigned char *data;
+
+	start(c == MISALIGNED_SP ? 8 : 0);
+	pstate = (unsigned long *)&fuc->uc_mcontext.pstate;
+
+	switch (c) {
+	case GOOD_ESR:
+		put_fpsimd();
+		put(ESR_MAGIC, sizeof(struct esr_context));
+		put(0, 0);
+		break;
+	case GOOD_EXTRA:
+	case EXTRA_BAD_DATAP:
+	case EXTRA_NO_NULL_AFTER:
+	case EXTRA_UNALIGNED_SIZE:
+	case EXTRA_TOO_BIG:
+	case EXTRA_UNTERMINATED:
+		data = put_extra(c == EXTRA_UNALIGNED_SIZE ? 552 :
+				 c == EXTRA_TOO_BIG ? 1 << 20 :
+				 c == EXTRA_UNTERMINATED ? 528 : 544,
+				 c == EXTRA_BAD_DATAP ? 16 : 0);
+		if (c == EXTRA_NO_NULL_AFTER)
+			put(ESR_MAGIC, 16);
+		else
+			put(0, 0);
+		at = data - resv;
+		put_fpsimd();
+		put(0, 0);
+		break;
+	case EXTRA_TWICE:
+		data = put_extra(576, 0);
+		put(0, 0);
+		at = data - resv;
+		put_fpsimd();
+		put_extra(16, 0);
+		put(0, 0);
+		break;
+	case BAD_MAGIC:
+		put_fpsimd();
+		put(0, 0);
+		memcpy(resv, &(uint32_t){ 0xdeadbeef }, 4);
+		break;
+	case BAD_FPSIMD_SIZE:
+		put_fpsimd();
+		memcpy(resv + 4, &(uint32_t){ sizeof(fpsimd_rec) + 16 }, 4);
+		at += 16;
+		put(0, 0);
+		break;
+	case UNALIGNED_SIZE:
+		put_fpsimd();
+		put(ESR_MAGIC, 24);
+		put(0, 0);
+		break;
+	case OVERRUN:
+		put_fpsimd();
+		put(ESR_MAGIC, RESV_SIZE - at + 16);
+		break;
+	case NULL_WITH_SIZE:
+		put_fpsimd();
+		put(0, 16);
+		break;
+	case NO_TERMINATOR:
+		put_fpsimd();
+		while (at < RESV_SIZE)
+			put(ESR_MAGIC, 16);
+		break;
+	case UNKNOWN_RECORD:
+		put_fpsimd();
+		put(UNKNOWN_MAGIC, 16);
+		put(0, 0);
+		break;
+	case MISSING_FPSIMD:
+		put(ESR_MAGIC, 16);
+		put(0, 0);
+		break;
+	case DUP_FPSIMD:
+		put_fpsimd();
+		put_fpsimd();
+		put(0, 0);
+		break;
+	default:
+		put_fpsimd();
+		put(0, 0);
+		break;
+	}
+
+	switch (c) {
+	case PSTATE_EL1H:
+		*pstate = (*pstate & ~0x1fUL) | 0x5;
+		break;
+	case PSTATE_EL1T:
+		*pstate = (*pstate & ~0x1fUL) | 0x4;
+		break;
+	case PSTATE_EL2H:
+		*pstate = (*pstate & ~0x1fUL) | 0x9;
+		break;
+	case PSTATE_AARCH32:
+		*pstate = (*pstate & ~0x1fUL) | 0x10;
+		break;
+	case PSTATE_DAIF:
+		*pstate |= 1UL << 7;
+		break;
+	case PSTATE_IL:
+		*pstate |= 1UL << 20;
+		break;
+	default:
+		break;
+	}
+	sigreturn_now();
+}
+
+int main(void)
+{
+	struct sigaction sa = { .sa_sigaction = capture,
+				.sa_flags = SA_SIGINFO };
+	int i;
+
+	ktap_plan(NR_FORGE);
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	if (!captured_ok) {
+		for (i = 0; i < NR_FORGE; i++)
+			ktap_skip(forge_cases[i].name,
+				  "no FPSIMD record to start from");
+		return ktap_finish();
+	}
+
+	for (i = 0; i < NR_FORGE; i++) {
+		pid_t pid = fork();
+		int st;
+
+		if (!pid) {
+			signal(SIGSEGV, SIG_DFL);
+			forge(i);
+		}
+		waitpid(pid, &st, 0);
+		if (forge_cases[i].good)
+			ktap_result(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+				    forge_cases[i].name,
+				    "child status %#x, want exit 42", st);
+		else
+			ktap_result(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+				    forge_cases[i].name,
+				    "child status %#x, want SIGSEGV", st);
+	}
+	return ktap_finish();
+}
