@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The system call table of 32-bit (AArch32 EABI) tasks, and the few
+ * calls whose 32-bit ARM calling convention the generic compat code
+ * cannot take as it is.
+ *
+ * The table is generated at build time from arch/arm64/tools/syscall_32.tbl
+ * by scripts/syscalltbl.sh (syscall_table_32.h); syscallhdr.sh makes
+ * the matching numbers (syscall_nr_32.h, as __NR_aarch32_<name>), which
+ * keep asm/unistd.h honest below.
+ */
+
+#include <linux/compat.h>
+#include <linux/syscalls.h>
+
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+#include "syscall_nr_32.h"
+
+/*
+ * The EABI passes a 64-bit argument in an even/odd register pair, in
+ * memory order: low word first on a little-endian task.  A call whose
+ * 64-bit argument would start in an odd register skips one.
+ */
+#ifdef CONFIG_CPU_BIG_ENDIAN
+#define AA32_U64(name)	u32, name##_hi, u32, name##_lo
+#else
+#define AA32_U64(name)	u32, name##_lo, u32, name##_hi
+#endif
+#define AA32_VAL(name)	aa32_u64(name##_lo, name##_hi)
+
+static inline u64 aa32_u64(u32 lo, u32 hi)
+{
+	return (u64)hi << 32 | lo;
+}
+
+COMPAT_SYSCALL_DEFINE6(aarch32_pread64,
+		       unsigned int, fd, char __user *, ubuf, size_t, count,
+		       u32, unused, AA32_U64(pos))
+{
+	return ksys_pread64(fd, ubuf, count, AA32_VAL(pos));
+}
+
+COMPAT_SYSCALL_DEFINE6(aarch32_pwrite64,
+		       unsigned int, fd, const char __user *, ubuf, size_t, count,
+		       u32, unused, AA32_U64(pos))
+{
+	return ksys_pwrite64(fd, ubuf, count, AA32_VAL(pos));
+}
+
+COMPAT_SYSCALL_DEFINE4(aarch32_truncate64, const char __user *, path,
+		       u32, unused, AA32_U64(len))
+{
+	return ksys_truncate(path, AA32_VAL(len));
+}
+
+COMPAT_SYSCALL_DEFINE4(aarch32_ftruncate64, unsigned int, fd, u32, unused,
+		       AA32_U64(len))
+{
+	return ksys_ftruncate(fd, AA32_VAL(len));
+}
+
+COMPAT_SYSCALL_DEFINE5(aarch32_readahead, int, fd, u32, unused,
+		       AA32_U64(pos), size_t, count)
+{
+	return ksys_readahead(fd, AA32_VAL(pos), count);
+}
+
+/* ARM moved advice ahead of the offsets so that both pairs line up. */
+COMPAT_SYSCALL_DEFINE6(aarch32_fadvise64_64,
+		       int, fd, int, advice, AA32_U64(pos), AA32_U64(len))
+{
+	return ksys_fadvise64_64(fd, AA32_VAL(pos), AA32_VAL(len), advice);
+}
+
+/* sync_file_range2: the same reordering, flags second. */
+COMPAT_SYSCALL_DEFINE6(aarch32_sync_file_range2,
+		       int, fd, unsigned int, flags, AA32_U64(pos), AA32_U64(len))
+{
+	return ksys_sync_file_range(fd, AA32_VAL(pos), AA32_VAL(len), flags);
+}
+
+COMPAT_SYSCALL_DEFINE6(aarch32_fallocate,
+		       int, fd, int, mode, AA32_U64(pos), AA32_U64(len))
+{
+	return ksys_fallocate(fd, mode, AA32_VAL(pos), AA32_VAL(len));
+}
+
+/*
+ * mmap2 counts its offset in 4 KiB units whatever the page size; an
+ * offset that is not a whole number of pages cannot be mapped.
+ */
+COMPAT_SYSCALL_DEFINE6(aarch32_mmap2,
+		       unsigned long, addr, unsigned long, len,
+		       unsigned long, prot, unsigned long, mflags,
+		       unsigned long, fd, unsigned long, pgoff_4k)
+{
+	const unsigned int shift = PAGE_SHIFT - 12;
+
+	if (pgoff_4k & ((1UL << shift) - 1))
+		return -EINVAL;
+	return ksys_mmap_pgoff(addr, len, prot, mflags, fd, pgoff_4k >> shift);
+}
+
+/*
+ * 32-bit ARM takes 88, the padded OABI size of struct statfs64, for the
+ * EABI size 84 whichever ABI the caller uses; binaries came to rely on
+ * it.
+ */
+static compat_size_t aa32_statfs64_size(compat_size_t size)
+{
+	return size == 88 ? 84 : size;
+}
+
+COMPAT_SYSCALL_DEFINE3(aarch32_statfs64, const char __user *, path,
+		       compat_size_t, size, struct compat_statfs64 __user *, buf)
+{
+	return kcompat_sys_statfs64(path, aa32_statfs64_size(size), buf);
+}
+
+COMPAT_SYSCALL_DEFINE3(aarch32_fstatfs64, unsigned int, fd,
+		       compat_size_t, size, struct compat_statfs64 __user *, buf)
+{
+	return kcompat_sys_fstatfs64(fd, aa32_statfs64_size(size), buf);
+}
+
+/*
+ * The kernel itself uses a few numbers through asm/unistd.h (syscall
+ * restart, the sigreturn trampolines, the vDSO fallbacks) and sizes the
+ * table with __NR_compat_syscalls: they must agree with the table.
+ */
+static_assert(__NR_aarch32_syscalls == __NR_compat_syscalls);
+static_assert(__NR_aarch32_restart_syscall == __NR_compat_restart_syscall);
+static_assert(__NR_aarch32_exit == __NR_compat_exit);
+static_assert(__NR_aarch32_read == __NR_compat_read);
+static_assert(__NR_aarch32_write == __NR_compat_write);
+static_assert(__NR_aarch32_gettimeofday == __NR_compat_gettimeofday);
+static_assert(__NR_aarch32_sigreturn == __NR_compat_sigreturn);
+static_assert(__NR_aarch32_rt_sigreturn == __NR_compat_rt_sigreturn);
+static_assert(__NR_aarch32_clock_gettime == __NR_compat_clock_gettime);
+static_assert(__NR_aarch32_clock_getres == __NR_compat_clock_getres);
+static_assert(__NR_aarch32_clock_gettime64 == __NR_compat_clock_gettime64);
+static_assert(__NR_aarch32_clock_getres_time64 ==
+	      __NR_compat_clock_getres_time64);
+
+/*
+ * Declare every entry point of the table, in the arm64 pt_regs calling
+ * form, as one declaration list.  asm-generic/unistd.h left its own
+ * __SYSCALL behind: replace it.
+ */
+#undef __SYSCALL
+#define __SYSCALL(nr, entry)	__arm64_##entry(const struct pt_regs *regs),
+asmlinkage long
+#include "syscall_table_32.h"
+	__arm64_sys_ni_syscall(const struct pt_regs *regs);
+#undef __SYSCALL
+
+/*
+ * syscalltbl.sh emits one line per number, in order from 0 to the
+ * highest, holes as sys_ni_syscall: the table can be filled by
+ * position, and its length must be __NR_compat_syscalls.  Numbers past
+ * the end go to do_ni_syscall() and the ARM private calls.
+ */
+#define __SYSCALL(nr, entry)	__arm64_##entry,
+const syscall_fn_t compat_sys_call_table[] = {
+#include "syscall_table_32.h"
+};
+
+#undef __SYSCALL
+
+static_assert(ARRAY_SIZE(compat_sys_call_table) == __NR_compat_syscalls);
