@@ -65,4 +65,6 @@ CONFIG_ARM_ARCH_TIMER_EVTSTREAM=y
 
 # -- our own options: the stock reference build drops this block
 # @ours-begin
+# exception-trace on at boot, as in the 2012 port
+CONFIG_ARM64_EXCEPTION_TRACE_DEFAULT=1
 # @ours-end

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /proc/sys/debug/exception-trace: with 1, each unhandled user fault and
+ * each rejected signal frame logs exactly one line naming the task, its
+ * pid, pc and fault address; with 0, nothing.  Junk written to the sysctl
+ * is refused with EINVAL and the value stays.  Built for aarch64 and armhf.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "ktap.h"
+
+#define SYSCTL "/proc/sys/debug/exception-trace"
+
+static int read_sysctl(void)
+{
+	char buf[32] = "";
+	int fd = open(SYSCTL, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoi(buf) : -1;
+}
+
+static int write_sysctl(const char *val)
+{
+	int fd = open(SYSCTL, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The faulting instructions, at addresses the parent knows too. */
+#ifdef __aarch64__
+asm(".text\n.globl xt_udf\n.type xt_udf, %function\nxt_udf: .inst 0x00000000\n ret\n"
+    ".globl xt_badframe\n.type xt_badframe, %function\n"
+    "xt_badframe:\n mov sp, x0\n mov x8, #139\n svc #0\n");
+#else
+/* ARM state; %function so that Thumb callers switch with BLX */
+asm(".text\n.arm\n.globl xt_udf\n.type xt_udf, %function\n"
+    "xt_udf: .inst 0xe7f000f0\n bx lr\n"
+    ".globl xt_badframe\n.type xt_badframe, %function\n"
+    "xt_badframe:\n mov sp, r0\n mov r7, #173\n svc #0\n");
+#endif
+void xt_udf(void);
+void xt_badframe(void *sp);
+
+enum fault { SEGV, ILL, BUS, BADFRAME, NR_FAULTS };
+static const char *const fault_name[NR_FAULTS] = { "segv", "ill", "bus", "badframe" };
+static const int fault_sig[NR_FAULTS] = { SIGSEGV, SIGILL, SIGBUS, SIGSEGV };
+
+static volatile uintptr_t bad_address = 0x10;
+
+static void __attribute__((noreturn)) do_fault(enum fault f)
+{
+	static uint64_t junk[512] __attribute__((aligned(16)));
+	char path[] = "/tmp/xt-bus-XXXXXX";
+	volatile char *p;
+	int fd;
+
+	switch (f) {
+	case SEGV:
+		*(volatile int *)bad_address = 1;
+		break;
+	case ILL:
+		xt_udf();
+		break;
+	case BUS:
+		/* the second page lies beyond the end of the file */
+		fd = mkstemp(path);
+		if (fd < 0 || ftruncate(fd, 4096))
+			_exit(100);
+		unlink(path);
+		p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			_exit(101);
+		p[4096] = 1;
+		break;
+	case BADFRAME:
+		memset(junk, 0x5a, sizeof(junk));
+		xt_badframe(junk);
+		break;
+	default:
+		break;
+	}
+	_exit(102);
+}
+
+/* Run one fault in a child named xt-<fault>; return its pid, or -1. */
+static pid_t fault_child(enum fault f, int *sig)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "xt-%s", fault_name[f]);
+		prctl(PR_SET_NAME, comm);
+		signal(fault_sig[f], SIG_DFL);
+		do_fault(f);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	*sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	return pid;
+}
+
+static char *klog(void)
+{
+	int len = klogctl(10, NULL, 0);
+	char *buf;
+
+	if (len <= 0)
+		return NULL;
+	buf = calloc(1, len + 1);
+	if (buf && klogctl(3, buf, len) < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Lines of the kernel log that name "comm[pid]:"; the last one in *line. */
+static int log_lines_for(const char *comm, pid_t pid, char *line, size_t size)
+{
+	char tag[48], *log = klog(), *s, *save;
+	int n = 0;
+
+	if (!log)
+		return -1;
+	snprintf(tag, sizeof(tag), "%s[%d]:", comm, (int)pid);
+	for (s = strtok_r(log, "\n", &save); s; s = strtok_r(NULL, "\n", &save)) {
+		if (strstr(s, tag)) {
+			n++;
+			snprintf(line, size, "%s", s);
+		}
+	}
+	free(log);
+	return n;
+}
+
+static void check_fault(enum fault f, int trace)
+{
+	char name[64], comm[16], line[512] = "", want[64];
+	int sig = 0, n;
+	pid_t pid = fault_child(f, &sig);
+
+	snprintf(name, sizeof(name), "%s_trace%d", fault_name[f], trace);
+	snprintf(comm, sizeof(comm), "xt-%s", fault_name[f]);
+	if (pid < 0 || sig != fault_sig[f]) {
+		ktap_result(0, name, "child ended by signal %d, want %d", sig, fault_sig[f]);
+		return;
+	}
+	n = log_lines_for(comm, pid, line, sizeof(line));
+	if (!trace) {
+		ktap_result(n == 0, name, "%d log lines with exception-trace 0: %s", n, line);
+		return;
+	}
+	if (n != 1) {
+		ktap_result(0, name, "%d log lines for %s[%d], want 1", n, comm, (int)pid);
+		return;
+	}
+	if (!strstr(line, " pc 0x") || !strstr(line, "fault address 0x")) {
+		ktap_result(0, name, "line lacks pc or fault address: %s", line);
+		return;
+	}
+	/* where we know them: the fault address and the pc */
+	want[0] = '\0';
+	if (f == SEGV)
+		snprintf(want, sizeof(want), "fault address 0x%016llx", 0x10ULL);
+	else if (f == ILL)
+		snprintf(want, sizeof(want), "pc 0x%016llx", (unsigned long long)(uintptr_t)xt_udf);
+	ktap_result(!want[0] || strstr(line, want), name, "no '%s' in: %s", want, line);
+}
+
+int main(void)
+{
+	int old = read_sysctl(), f, err;
+
+	ktap_plan(2 + 2 * NR_FAULTS);
+	if (old < 0) {
+		for (f = 0; f < 2 + 2 * NR_FAULTS; f++)
+			ktap_skip("exception_trace", "no " SYSCTL " on this kernel");
+		return ktap_finish();
+	}
+	ktap_diag("exception-trace is %d at start", old);
+	ktap_result(old == 1, "boot_default_is_1", "exception-trace is %d at boot", old);
+
+	if (write_sysctl("1")) {
+		ktap_result(0, "junk_is_einval", "cannot write " SYSCTL);
+	} else {
+		err = write_sysctl("junk\n");
+		ktap_result(err == -EINVAL && read_sysctl() == 1, "junk_is_einval",
+			    "write gave %d (want %d), value now %d", err, -EINVAL, read_sysctl());
+	}
+
+	for (f = 0; f < NR_FAULTS; f++)
+		check_fault(f, 1);
+	write_sysctl("0");
+	for (f = 0; f < NR_FAULTS; f++)
+		check_fault(f, 0);
+	write_sysctl(old ? "1" : "0");
+	return ktap_finish();
+}
