@@ -67,4 +67,6 @@ CONFIG_ARM_ARCH_TIMER_EVTSTREAM=y
 # @ours-begin
 # exception-trace on at boot, as in the 2012 port
 CONFIG_ARM64_EXCEPTION_TRACE_DEFAULT=1
+# our generic timer driver in place of ARM_ARCH_TIMER
+CONFIG_CLKSRC_ARM_GENERIC=y
 # @ours-end
