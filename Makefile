@@ -12,7 +12,8 @@ KSRC    ?= $(B)/src/linux-source-6.1
 KERNEL  ?= ours
 FULL    ?= 0
 
-# The guest.  VARIANT=el2 enters the kernel at EL2 (virtualization=on).
+# The guest.  VARIANT=el2 enters the kernel at EL2 (virtualization=on);
+# VARIANT=timer-dt gives the timer node a clock-frequency (QEMU's rate).
 SMP     ?= 2
 MEM     ?= 512
 CPU     ?= max
@@ -43,7 +44,8 @@ endif
 IMAGE   := $(KOBJ)/arch/arm64/boot/Image
 RUNDIR  := $(B)/run/$(KERNEL)$(if $(VARIANT),-$(VARIANT))
 
-DTS_DEFS = -DNR_CPUS=$(SMP) $(if $(filter el2,$(VARIANT)),-DPSCI_METHOD='"smc"') $(DTS_EXTRA)
+DTS_DEFS = -DNR_CPUS=$(SMP) $(if $(filter el2,$(VARIANT)),-DPSCI_METHOD='"smc"') \
+	$(if $(filter timer-dt,$(VARIANT)),-DTIMER_FREQUENCY=62500000) $(DTS_EXTRA)
 DTB     := $(RUNDIR)/virt.dtb
 
 .PHONY: help deps pristine sync config vmlinux stock dtb tests kselftests \
@@ -165,16 +167,20 @@ qemu: vmlinux $(B)/guest/init $(B)/guest/runner $(GEN_CPIO) $(DTB)
 	@$(TOOLS)/mkcpio $(GEN_CPIO) $(B)/guest/shroot $(B)/guest/shell.cpio
 	@$(GUEST_ENV) $(TOOLS)/qemu-shell $(IMAGE) $(DTB) $(B)/guest/shell.cpio '$(subst ','\'',$(CMD))'
 
-# -- the test command: host tests, the guest suite, and the timer and
-# exception-trace suites again with the kernel entered at EL2.  Every step
-# runs even when one fails; the last line counts them all.
-TEST_RESULTS = $(B)/results-host.json $(B)/run/ours/results.json $(B)/run/ours-el2/results.json
+# -- the test command: host tests, the guest suite, the exception-trace
+# and timer suites again with the kernel entered at EL2, and the timer
+# suite with the rate in the device tree.  Every step runs even when one
+# fails; the last line counts them all.
+TEST_RESULTS = $(B)/results-host.json $(B)/run/ours/results.json \
+	$(B)/run/ours-el2/results.json $(B)/run/ours-timer-dt/results.json
 test:
 	@mkdir -p $(B) && rm -f $(TEST_RESULTS) $(B)/test-status
 	@$(MAKE) --no-print-directory test-host; echo $$? >> $(B)/test-status
 	@$(MAKE) --no-print-directory selftest; echo $$? >> $(B)/test-status
 	@$(MAKE) --no-print-directory selftest VARIANT=el2 SUITES="trace timer" \
 		KSELFTESTS="timers vDSO"; echo $$? >> $(B)/test-status
+	@$(MAKE) --no-print-directory selftest VARIANT=timer-dt SUITES=timer \
+		KSELFTESTS=none; echo $$? >> $(B)/test-status
 	@$(TOOLS)/summary $(B)/test-status $(TEST_RESULTS)
 
 test-host: vmlinux rootfs

@@ -75,6 +75,26 @@ static char *unhex(const char *hex)
 	return out;
 }
 
+/* "/dev/ttyAMA0": the last console the kernel lists as active. */
+static const char *console_tty(void)
+{
+	static char path[160] = "/dev/console";
+	char buf[128], *name;
+	FILE *f = fopen("/sys/class/tty/console/active", "r");
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			name = strrchr(buf, ' ');
+			name = name ? name + 1 : buf;
+			if (*name)
+				snprintf(path, sizeof(path), "/dev/%s", name);
+		}
+		fclose(f);
+	}
+	return path;
+}
+
 /* Run argv in a child; return its wait status. */
 static int run(char *const argv[], int controlling_tty)
 {
@@ -85,8 +105,12 @@ static int run(char *const argv[], int controlling_tty)
 		if (controlling_tty) {
 			int fd;
 
+			/*
+			 * /dev/console cannot be a controlling terminal: open
+			 * the tty behind it, or the shell has no job control.
+			 */
 			setsid();
-			fd = open("/dev/console", O_RDWR);
+			fd = open(console_tty(), O_RDWR);
 			if (fd >= 0) {
 				ioctl(fd, TIOCSCTTY, 1);
 				dup2(fd, 0);

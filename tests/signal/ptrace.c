@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 
 #include "ktap.h"
+#include "procwait.h"
 
 #define SVC_0	0xd4000001U
 #define NR_read	63
@@ -91,33 +92,6 @@ static void check_singlestep(void)
 		    "next pc %#lx, child status %#x", next.pc, st);
 }
 
-/* Wait (at most 10 s) until @pid is blocked in syscall @nr. */
-static int wait_in_syscall(pid_t pid, long nr)
-{
-	struct timespec t0, t;
-	char path[64], buf[128];
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		int fd = open(path, O_RDONLY);
-		ssize_t n;
-
-		if (fd < 0)
-			return -1;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = 0;
-			if (strtol(buf, NULL, 10) == nr)
-				return 0;
-		}
-		sched_yield();
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < 10);
-	return -1;
-}
-
 static void check_rewound_syscall(void)
 {
 	struct gpregs r = { 0 };
@@ -140,7 +114,7 @@ static void check_rewound_syscall(void)
 	}
 	if (stopped_with(pid, SIGSTOP) &&
 	    !ptrace(PTRACE_CONT, pid, NULL, NULL) &&
-	    !wait_in_syscall(pid, NR_read)) {
+	    !wait_in_syscall(pid, pid, NR_read)) {
 		kill(pid, SIGUSR1);
 		if (stopped_with(pid, SIGUSR1) && !get_regs(pid, &r)) {
 			errno = 0;

@@ -26,38 +26,12 @@
 #include <sys/wait.h>
 
 #include "ktap.h"
+#include "procwait.h"
 
 #define NR_read			63
 #define NR_clock_nanosleep	115
 #define NR_restart_syscall	128
 #define NR_rt_sigsuspend	133
-
-/* Wait (at most 10 s) until task @tid of @pid is blocked in syscall @nr. */
-static int wait_in_syscall(pid_t pid, pid_t tid, long nr)
-{
-	struct timespec t0, t;
-	char path[64], buf[128];
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", pid, tid);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		int fd = open(path, O_RDONLY);
-		ssize_t n;
-
-		if (fd < 0)
-			return -1;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = 0;
-			if (strtol(buf, NULL, 10) == nr)
-				return 0;
-		}
-		sched_yield();
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (t.tv_sec - t0.tv_sec < 10);
-	return -1;
-}
 
 static int pipefd[2];
 static volatile int handled;
