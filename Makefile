@@ -73,7 +73,7 @@ deps:
 	@$(TOOLS)/deps
 
 # -- the pristine tree, extracted once and never written
-$(KSRC)/.pristine: | deps
+$(B)/src/.extracted: | deps
 	@test -f $(TARBALL) || { echo "error: $(TARBALL) missing (apt-get install linux-source-6.1)" >&2; exit 1; }
 	@echo "  EXTRACT $(TARBALL)"
 	@rm -rf $(B)/src.tmp && mkdir -p $(B)/src.tmp
@@ -82,9 +82,9 @@ $(KSRC)/.pristine: | deps
 	@rmdir $(B)/src.tmp
 	@touch $@
 
-pristine: $(KSRC)/.pristine
+pristine: $(B)/src/.extracted
 ifeq ($(origin KSRC),file)
-PRISTINE_DEP := $(KSRC)/.pristine
+PRISTINE_DEP := $(B)/src/.extracted
 endif
 
 # -- ours: sync, configure, build
@@ -202,3 +202,6 @@ clean:
 	rm -rf $(B)
 
 FORCE:
+
+# -- benchmarks (not tests): make bench
+include tools/bench.mk

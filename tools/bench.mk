@@ -1,0 +1,53 @@
+# make bench: ours against stock, side by side (see README, "Benchmarks").
+#
+#   make bench [ROUNDS=3] [QUICK=1] [COLD=0]
+#
+# Builds both kernels, boots each ROUNDS times under QEMU -icount (rounds
+# alternate the kernels) with the benchmark initramfs, times the host
+# builds, and writes build/bench.json, build/bench.md (the table) and
+# build/bench.svg (the ratios ours/stock).  QUICK=1 runs a tenth of the
+# guest iterations and skips the cold builds: a smoke run of a minute.
+# COLD=0 skips only the cold builds (4-6 minutes each on 2 cores).
+ROUNDS ?= 3
+QUICK  ?= 0
+COLD   ?= $(if $(filter 1,$(QUICK)),0,1)
+BENCH  := $(B)/bench
+
+.PHONY: bench bench-guest bench-host
+
+$(BENCH)/bench-aarch64: rootfs/bench.c
+	@mkdir -p $(dir $@)
+	@aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -o $@ $<
+$(BENCH)/bench-armhf: rootfs/bench.c
+	@mkdir -p $(dir $@)
+	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
+
+# The runner runs the two programs in turn: its "exit" kind needs no KTAP.
+BENCH_ARG := $(if $(filter 1,$(QUICK)),quick)
+BENCH_MANIFEST := exit bench aarch64 900 /bin/bench $(BENCH_ARG)\nexit bench armhf 900 /opt/armhf/bench $(BENCH_ARG)
+
+$(BENCH)/bench.cpio: $(BENCH)/bench-aarch64 $(BENCH)/bench-armhf $(B)/guest/init \
+		$(B)/guest/runner $(GEN_CPIO) FORCE
+	@SUITES=none KSELFTESTS=none EXTRA="$$(printf '$(BENCH_MANIFEST)')" $(TOOLS)/guest-root \
+		$(BENCH)/root $(B)/guest/init $(B)/guest/runner $(BUSYBOX) $(BUSYBOX32) \
+		$(B)/tests $(B)/ksft tests/kselftests.list
+	@cp $(BENCH)/bench-aarch64 $(BENCH)/root/bin/bench
+	@cp $(BENCH)/bench-armhf $(BENCH)/root/opt/armhf/bench
+	@$(TOOLS)/mkcpio $(GEN_CPIO) $(BENCH)/root $@
+
+bench-guest: $(BENCH)/bench.cpio $(DTB)
+	@ROUNDS=$(ROUNDS) MACHINE=$(MACHINE) CPU=$(CPU) SMP=$(SMP) MEM=$(MEM) \
+		$(TOOLS)/bench $(BENCH) $(BENCH)/bench.cpio $(DTB) \
+		ours=$(B)/out/arch/arm64/boot/Image stock=$(B)/stock/arch/arm64/boot/Image
+
+bench-host:
+	@B=$(B) KSRC=$(KSRC) COLD=$(COLD) MAKE='$(MAKE)' $(TOOLS)/bench-build $(BENCH)
+
+# Builds first, and one at a time: the host timings want the machine to
+# themselves, and the guest figures do not care (they count instructions).
+bench:
+	@$(MAKE) --no-print-directory vmlinux KERNEL=ours
+	@$(MAKE) --no-print-directory stock
+	@$(MAKE) --no-print-directory bench-host
+	@$(MAKE) --no-print-directory bench-guest
+	@$(TOOLS)/bench-report $(BENCH) $(B)/bench.json $(B)/bench.md $(B)/bench.svg
