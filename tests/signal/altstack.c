@@ -16,8 +16,15 @@
 
 #include "ktap.h"
 
-/* the uapi MINSIGSTKSZ; glibc's may be a sysconf() call */
+/*
+ * The kernel's MINSIGSTKSZ (glibc's may be a sysconf() call): arm64's, or
+ * the AArch32 one when tests/compat builds this file for armhf.
+ */
+#ifdef __aarch64__
 #define KERNEL_MINSIGSTKSZ 5120
+#else
+#define KERNEL_MINSIGSTKSZ 2048
+#endif
 
 #ifndef SS_AUTODISARM
 #define SS_AUTODISARM (1U << 31)
@@ -169,9 +176,15 @@ static void check_minimal(void)
 /*
  * Overflow, in a child.  A shared mapping holds a guard area and, above
  * it, the alternate stack.  The SIGUSR1 handler eats the alternate stack
- * down to 1 KiB and raises SIGUSR2, also SA_ONSTACK: that frame cannot
+ * down to ROOM_LEFT bytes and raises SIGUSR2, also SA_ONSTACK: that frame cannot
  * fit, so the child must die of SIGSEGV with the guard untouched.
  */
+/* what is left of the alternate stack: less than a frame, more than a call */
+#ifdef __aarch64__
+#define ROOM_LEFT 1024
+#else
+#define ROOM_LEFT 512	/* an AArch32 rt_sigframe takes 880 bytes */
+#endif
 #define GUARD	65536
 #define ALT	65536
 #define GUARD_BYTE 0x6b
@@ -198,7 +211,7 @@ static void overflow_usr1(int sig)
 {
 	unsigned long left = cur_sp() - (unsigned long)(region + GUARD);
 
-	eat_and_raise(left - 1024);
+	eat_and_raise(left - ROOM_LEFT);
 	/* only reached when the kernel delivered SIGUSR2 after all */
 	_exit(usr2_ran ? 3 : 4);
 }

@@ -49,6 +49,8 @@
 #include <asm/unistd.h>
 #include <asm/vdso.h>
 
+#include "sigframe.h"
+
 /*
  * Streaming mode and ZA would need their own records and an exit from
  * streaming mode on handler entry; neither is implemented here.
@@ -201,8 +203,7 @@ static int sigframe_place(struct sigframe_plan *plan, struct ksignal *ksig,
 				       16);
 	unsigned long base = rec - plan->size;
 
-	if (current->sas_ss_size && __on_sig_stack(top) &&
-	    base < current->sas_ss_sp)
+	if (!sigframe_fits_altstack(top, base))
 		return -ENOSPC;
 
 	if (!access_ok((void __user *)base, top - base))

@@ -27,6 +27,8 @@
 #include <asm/traps.h>
 #include <asm/unistd.h>
 
+#include "sigframe.h"
+
 /* uc_flags of a non-RT frame: no value a trap number ever takes. */
 #define AA32_SIGFRAME_UC_FLAGS	0x5ac3c35a
 
@@ -266,13 +268,19 @@ COMPAT_SYSCALL_DEFINE0(rt_sigreturn)
 	return aa32_sigreturn(true);
 }
 
-/* Room for @size bytes below the stack to use, 8-byte aligned (AAPCS). */
+/*
+ * Room for @size bytes below the stack to use, 8-byte aligned (AAPCS), and
+ * on the alternate stack when the frame starts there.
+ */
 static void __user *aa32_alloc_frame(struct ksignal *ksig,
 				     struct pt_regs *regs, size_t size)
 {
 	unsigned long sp = sigsp(regs->compat_sp, ksig);
-	void __user *frame = compat_ptr((compat_uptr_t)((sp - size) & ~7UL));
+	unsigned long base = (sp - size) & ~7UL;
+	void __user *frame = compat_ptr((compat_uptr_t)base);
 
+	if (!sigframe_fits_altstack(sp, base))
+		return NULL;
 	return access_ok(frame, size) ? frame : NULL;
 }
 
