@@ -23,8 +23,10 @@
  */
 
 #include <linux/compat.h>
+#include <linux/cpufeature.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/processor.h>
 #include <linux/resume_user_mode.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -35,12 +37,10 @@
 #include <linux/uaccess.h>
 #include <linux/uprobes.h>
 
-#include <asm/cpufeature.h>
 #include <asm/daifflags.h>
 #include <asm/debug-monitors.h>
 #include <asm/exception.h>
 #include <asm/fpsimd.h>
-#include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/signal32.h>
 #include <asm/syscall.h>

@@ -14,13 +14,13 @@
  */
 
 #include <linux/compat.h>
+#include <linux/cpufeature.h>
 #include <linux/sched/signal.h>
 #include <linux/signal.h>
 #include <linux/string.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 
-#include <asm/cpufeature.h>
 #include <asm/esr.h>
 #include <asm/fpsimd.h>
 #include <asm/signal32.h>

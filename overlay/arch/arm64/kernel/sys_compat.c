@@ -10,6 +10,7 @@
  */
 
 #include <linux/compat.h>
+#include <linux/cpufeature.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -18,7 +19,6 @@
 #include <linux/uaccess.h>
 
 #include <asm/cacheflush.h>
-#include <asm/cpufeature.h>
 #include <asm/ptrace.h>
 #include <asm/system_misc.h>
 #include <asm/tlbflush.h>
