@@ -58,13 +58,14 @@ help:
 ##   make qemu [CMD='...']   boot to a busybox shell, or run CMD and exit with its status
 ##   make test               host tests, then the guest tests (the test command)
 ##   make selftest           boot the test rootfs and run every guest test
-##                           (KERNEL=stock, VARIANT=el2, SUITES="signal ...",
+##                           (KERNEL=stock, VARIANT=el2|timer-dt, SUITES="signal ...",
 ##                            KSELFTESTS=none|all|"timers vDSO", FULL=1, SMP=N, CPU=...)
 ##   make sync               pristine tree + overlay + hunks -> build/linux
 ##   make vmlinux            configure and build our kernel (Image, vmlinux)
 ##   make stock              build the pristine kernel, same fragment, into build/stock
 ##   make compare            selftest on both kernels, side by side (build/compare.json)
 ##   make patches            the overlay as a git format-patch series (build/patches)
+##   make bench              ours against stock under QEMU -icount (ROUNDS=, QUICK=1, COLD=0)
 ##   make originality        hold overlay/ against the pristine tree and the seeds
 ##   make deps               install the Debian packages the build needs
 ##   make clean              remove build/ (the extracted tree and .deb cache too)
