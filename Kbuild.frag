@@ -1,7 +1,7 @@
 # Kernel config fragment, merged over allnoconfig with the tree's own
 # scripts/kconfig/merge_config.sh.  Every option set here is checked after
 # olddefconfig: one that does not stick is a build error.
-# Keep it small: the guest, the tests and our subsystems.
+# Full-feature where it touches our subsystems; no drivers the guest lacks.
 
 # -- the guest: QEMU virt, serial console, initramfs, SMP
 CONFIG_SMP=y
@@ -29,6 +29,11 @@ CONFIG_SYSFS=y
 CONFIG_TMPFS=y
 CONFIG_SHMEM=y
 CONFIG_UNIX98_PTYS=y
+# the test results' own channel, a virtio console (/dev/hvc0), so that
+# no kernel message can split or hide a result line
+CONFIG_VIRTIO_MENU=y
+CONFIG_VIRTIO_MMIO=y
+CONFIG_VIRTIO_CONSOLE=y
 
 # -- what the tests and busybox use
 CONFIG_FUTEX=y
@@ -38,7 +43,7 @@ CONFIG_TIMERFD=y
 CONFIG_EVENTFD=y
 CONFIG_POSIX_TIMERS=y
 CONFIG_HIGH_RES_TIMERS=y
-CONFIG_NO_HZ_IDLE=y
+CONFIG_NO_HZ_FULL=y
 CONFIG_FHANDLE=y
 CONFIG_ADVISE_SYSCALLS=y
 CONFIG_FANOTIFY=y
@@ -58,10 +63,68 @@ CONFIG_SYSCTL_EXCEPTION_TRACE=y
 # -- generic timer: event stream for WFE timeouts
 CONFIG_ARM_ARCH_TIMER_EVTSTREAM=y
 
-# -- off on purpose: KVM needs the stock timer driver; SVE comes with its
-# own issue; SME depends on BROKEN in 6.1.y.
-# CONFIG_KVM is not set
-# CONFIG_ARM64_SVE is not set
+# -- a full-feature kernel: what a distro's arm64 kernel (Debian's
+# config-6.1 among them) turns on that touches signals, compat, traps or
+# the timer.  Drivers the guest does not have stay off.
+CONFIG_ARM64_VA_BITS_48=y
+CONFIG_ARM64_SVE=y
+CONFIG_ARM64_MTE=y
+CONFIG_ARM64_BTI=y
+CONFIG_ARM64_PTR_AUTH=y
+CONFIG_ARM64_PTR_AUTH_KERNEL=y
+CONFIG_ARM64_TAGGED_ADDR_ABI=y
+CONFIG_ARM64_PAN=y
+CONFIG_ARM64_EPAN=y
+CONFIG_ARM64_E0PD=y
+CONFIG_ARM64_AMU_EXTN=y
+CONFIG_ARM64_RAS_EXTN=y
+CONFIG_ARM64_CNP=y
+CONFIG_ARM64_HW_AFDBM=y
+CONFIG_ARM64_USE_LSE_ATOMICS=y
+CONFIG_UNMAP_KERNEL_AT_EL0=y
+CONFIG_RANDOMIZE_BASE=y
+CONFIG_VMAP_STACK=y
+CONFIG_STACKPROTECTOR=y
+CONFIG_STACKPROTECTOR_STRONG=y
+CONFIG_HARDENED_USERCOPY=y
+CONFIG_PERF_EVENTS=y
+CONFIG_HW_PERF_EVENTS=y
+CONFIG_ARM_PMU=y
+CONFIG_SECCOMP=y
+CONFIG_SECCOMP_FILTER=y
+CONFIG_AUDIT=y
+CONFIG_AUDITSYSCALL=y
+CONFIG_MODULES=y
+CONFIG_KPROBES=y
+CONFIG_FTRACE=y
+CONFIG_FUNCTION_TRACER=y
+CONFIG_UPROBE_EVENTS=y
+CONFIG_UPROBES=y
+CONFIG_ARMV8_DEPRECATED=y
+CONFIG_SWP_EMULATION=y
+CONFIG_CP15_BARRIER_EMULATION=y
+CONFIG_SETEND_EMULATION=y
+CONFIG_COMPAT_ALIGNMENT_FIXUPS=y
+CONFIG_PREEMPT_VOLUNTARY=y
+CONFIG_PM=y
+CONFIG_SUSPEND=y
+CONFIG_CPU_IDLE=y
+CONFIG_ARM_PSCI_CPUIDLE=y
+CONFIG_EFI=y
+CONFIG_ACPI=y
+CONFIG_NET=y
+CONFIG_UNIX=y
+CONFIG_POSIX_MQUEUE=y
+# line tables for decode_stacktrace.sh and gdb
+CONFIG_DEBUG_KERNEL=y
+CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y
+CONFIG_DEBUG_INFO_REDUCED=y
+
+# KVM, as every distro has it: our timer gives KVM its PPIs and counter
+CONFIG_VIRTUALIZATION=y
+CONFIG_KVM=y
+
+# -- not available: SME depends on BROKEN in 6.1.y.
 
 # -- our own options: the stock reference build drops this block
 # @ours-begin
