@@ -4,7 +4,7 @@
  * case edits a copy, places it at a known address and calls rt_sigreturn
  * on it from a child.  Good frames must resume at the pc they name, with
  * the registers they hold (the child exits 42); bad ones must kill the
- * child with SIGSEGV.
+ * child with SIGSEGV, and leave it as it was at the call.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <asm/sigcontext.h>
 
@@ -21,6 +24,16 @@
 #define RESV_SIZE	4096
 #define MARK		0x5151a5a5c3c3UL
 #define UNKNOWN_MAGIC	0x12345678
+
+#ifndef HWCAP_SVE
+#define HWCAP_SVE	(1UL << 22)
+#endif
+#ifndef PR_SVE_GET_VL
+#define PR_SVE_GET_VL	51
+#endif
+#ifndef PR_SVE_VL_LEN_MASK
+#define PR_SVE_VL_LEN_MASK 0xffff
+#endif
 
 /*
  * Where a good frame resumes: exit(x0) when x19 == x20 == MARK was
@@ -97,6 +110,18 @@ static void put(uint32_t magic, uint32_t size)
 	at += magic ? size : 16;
 }
 
+static unsigned int sve_vl;
+
+/* An SVE record: header only when @size is 16, else zeroed Z, P, FFR. */
+static void put_sve(unsigned int vl, unsigned int flags, uint32_t size)
+{
+	struct sve_context c = { .head = { SVE_MAGIC, size }, .vl = vl,
+				 .flags = flags };
+
+	memcpy(resv + at, &c, sizeof(c));
+	at += size;
+}
+
 /* extra_context pointing @skew bytes past where its data must start */
 static unsigned char *put_extra(uint32_t size, long skew)
 {
@@ -139,6 +164,15 @@ enum forge {
 	PSTATE_AARCH32,
 	PSTATE_DAIF,
 	PSTATE_IL,
+	GOOD_SVE_HEADER,
+	GOOD_SVE_REGS,
+	GOOD_FPSIMD_OVERSIZE_SVE,
+	SVE_BAD_VL,
+	SVE_STREAMING,
+	SVE_SHORT,
+	SVE_TWICE,
+	SVE_NO_FPSIMD,
+	BAD_FPSIMD_OVERSIZE,
 	EXTRA_BAD_DATAP,
 	EXTRA_NO_NULL_AFTER,
 	EXTRA_UNALIGNED_SIZE,
@@ -151,6 +185,7 @@ enum forge {
 static const struct {
 	const char *name;
 	int good;
+	int sve;	/* needs SVE */
 } forge_cases[NR_FORGE] = {
 	[GOOD] = { "good_frame_resumes", 1 },
 	[GOOD_ESR] = { "good_frame_with_esr_resumes", 1 },
@@ -170,7 +205,18 @@ static const struct {
 	[PSTATE_EL2H] = { "pstate_el2h", 0 },
 	[PSTATE_AARCH32] = { "pstate_aarch32", 0 },
 	[PSTATE_DAIF] = { "pstate_daif_masked", 0 },
-	[PSTATE_IL] = { "pstate_illegal", 0 },
+	/* IL is RES0 for a return to EL0: cleared, as stock 6.1 does */
+	[PSTATE_IL] = { "pstate_illegal_cleared_resumes", 1 },
+	[GOOD_SVE_HEADER] = { "good_sve_header_resumes", 1, 1 },
+	[GOOD_SVE_REGS] = { "good_sve_registers_resume", 1, 1 },
+	/* with an SVE record, stock 6.1 takes a larger FPSIMD record */
+	[GOOD_FPSIMD_OVERSIZE_SVE] = { "fpsimd_oversize_with_sve_resumes", 1, 1 },
+	[SVE_BAD_VL] = { "sve_vector_length_changed", 0, 1 },
+	[SVE_STREAMING] = { "sve_streaming_flag", 0, 1 },
+	[SVE_SHORT] = { "sve_registers_truncated", 0, 1 },
+	[SVE_TWICE] = { "sve_duplicated", 0, 1 },
+	[SVE_NO_FPSIMD] = { "sve_without_fpsimd", 0, 1 },
+	[BAD_FPSIMD_OVERSIZE] = { "fpsimd_oversize_without_sve", 0 },
 	[EXTRA_BAD_DATAP] = { "extra_bad_datap", 0 },
 	[EXTRA_NO_NULL_AFTER] = { "extra_no_null_after", 0 },
 	[EXTRA_UNALIGNED_SIZE] = { "extra_unaligned_size", 0 },
@@ -253,6 +299,51 @@ static void forge(enum forge c)
 		put(UNKNOWN_MAGIC, 16);
 		put(0, 0);
 		break;
+	case GOOD_SVE_HEADER:
+		put_fpsimd();
+		put_sve(sve_vl, 0, 16);
+		put(0, 0);
+		break;
+	case GOOD_SVE_REGS:
+		put_fpsimd();
+		put_sve(sve_vl, 0, (SVE_SIG_CONTEXT_SIZE(sve_vl / 16) + 15) &
+			~15U);
+		put(0, 0);
+		break;
+	case GOOD_FPSIMD_OVERSIZE_SVE:
+	case BAD_FPSIMD_OVERSIZE:
+		put_fpsimd();
+		memcpy(resv + 4, &(uint32_t){ sizeof(fpsimd_rec) + 16 }, 4);
+		at += 16;
+		if (c == GOOD_FPSIMD_OVERSIZE_SVE)
+			put_sve(sve_vl, 0, 16);
+		put(0, 0);
+		break;
+	case SVE_BAD_VL:
+		put_fpsimd();
+		put_sve(sve_vl == 16 ? 32 : sve_vl / 2, 0, 16);
+		put(0, 0);
+		break;
+	case SVE_STREAMING:
+		put_fpsimd();
+		put_sve(sve_vl, SVE_SIG_FLAG_SM, 16);
+		put(0, 0);
+		break;
+	case SVE_SHORT:
+		put_fpsimd();
+		put_sve(sve_vl, 0, 32);
+		put(0, 0);
+		break;
+	case SVE_TWICE:
+		put_fpsimd();
+		put_sve(sve_vl, 0, 16);
+		put_sve(sve_vl, 0, 16);
+		put(0, 0);
+		break;
+	case SVE_NO_FPSIMD:
+		put_sve(sve_vl, 0, 16);
+		put(0, 0);
+		break;
 	case MISSING_FPSIMD:
 		put(ESR_MAGIC, 16);
 		put(0, 0);
@@ -293,25 +384,125 @@ static void forge(enum forge c)
 	sigreturn_now();
 }
 
+/*
+ * A refused frame changes nothing: the SIGSEGV that follows shows the
+ * registers, signal mask and FP state the task had at the rt_sigreturn
+ * call, pc just after the SVC, and the frame as sp and si_addr.  Stock
+ * 6.1 applies the forged mask and registers before it refuses, so its
+ * SIGSEGV handler (and a core dump) sees a half-restored context.
+ */
+#define CALL_X19	0x1919191919191919UL
+#define CALL_X20	0x2020202020202020UL
+
+void sigreturn_marked(void *frame);
+extern char sigreturn_marked_after[];
+asm(".text\n.globl sigreturn_marked\n.type sigreturn_marked, %function\n"
+	"sigreturn_marked:\n"
+	"	ldr	x19, =0x1919191919191919\n"
+	"	ldr	x20, =0x2020202020202020\n"
+	"	movi	v8.16b, #0x3c\n"
+	"	mov	sp, x0\n"
+	"	mov	x8, #139\n"		/* __NR_rt_sigreturn */
+	"	svc	#0\n"
+	".globl sigreturn_marked_after\n"
+	"sigreturn_marked_after:\n"
+	"	b	.\n"
+	".ltorg\n");
+
+static struct refused {
+	int called, usr2_blocked;
+	unsigned long addr, pc, sp, x19, x20;
+	unsigned char v8[16];
+} *refused;
+
+static void refused_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	struct fpsimd_context *fp = (void *)uc->uc_mcontext.__reserved;
+
+	refused->called++;
+	refused->addr = (unsigned long)si->si_addr;
+	refused->pc = uc->uc_mcontext.pc;
+	refused->sp = uc->uc_mcontext.sp;
+	refused->x19 = uc->uc_mcontext.regs[19];
+	refused->x20 = uc->uc_mcontext.regs[20];
+	refused->usr2_blocked = sigismember(&uc->uc_sigmask, SIGUSR2);
+	if (fp->head.magic == FPSIMD_MAGIC)
+		memcpy(refused->v8, &fp->vregs[8], 16);
+	_exit(0);
+}
+
+static void check_refused_frame(void)
+{
+	struct sigaction sa = { .sa_sigaction = refused_handler,
+				.sa_flags = SA_SIGINFO };
+	unsigned long want_frame = (unsigned long)area + 16384;
+	unsigned char want_v8[16];
+	pid_t pid;
+	int st;
+
+	refused = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (refused == MAP_FAILED) {
+		ktap_skip("refused_frame_changes_nothing", "mmap failed");
+		return;
+	}
+	memset(want_v8, 0x3c, sizeof(want_v8));
+
+	pid = fork();
+	if (!pid) {
+		sigaction(SIGSEGV, &sa, NULL);
+		start(0);
+		sigaddset(&fuc->uc_sigmask, SIGUSR2);
+		put_fpsimd();
+		put(0, 0);
+		memcpy(resv, &(uint32_t){ 0xdeadbeef }, 4);
+		sigreturn_marked(frame);
+	}
+	waitpid(pid, &st, 0);
+	ktap_result(WIFEXITED(st) && !WEXITSTATUS(st) && refused->called == 1 &&
+		    refused->addr == want_frame && refused->sp == want_frame &&
+		    refused->pc == (unsigned long)sigreturn_marked_after &&
+		    refused->x19 == CALL_X19 && refused->x20 == CALL_X20 &&
+		    !refused->usr2_blocked &&
+		    !memcmp(refused->v8, want_v8, sizeof(want_v8)),
+		    "refused_frame_changes_nothing",
+		    "child status %#x; SIGSEGV handler: si_addr %#lx sp %#lx (frame %#lx), pc %#lx (want %p), x19 %#lx x20 %#lx, SIGUSR2 blocked %d, v8 byte %#x",
+		    st, refused->addr, refused->sp, want_frame, refused->pc,
+		    sigreturn_marked_after, refused->x19, refused->x20,
+		    refused->usr2_blocked, refused->v8[0]);
+	munmap(refused, 4096);
+}
+
 int main(void)
 {
 	struct sigaction sa = { .sa_sigaction = capture,
 				.sa_flags = SA_SIGINFO };
 	int i;
 
-	ktap_plan(NR_FORGE);
+	ktap_plan(NR_FORGE + 1);
+	if (getauxval(AT_HWCAP) & HWCAP_SVE)
+		sve_vl = prctl(PR_SVE_GET_VL) & PR_SVE_VL_LEN_MASK;
 	sigaction(SIGUSR1, &sa, NULL);
 	raise(SIGUSR1);
 	if (!captured_ok) {
 		for (i = 0; i < NR_FORGE; i++)
 			ktap_skip(forge_cases[i].name,
 				  "no FPSIMD record to start from");
+		ktap_skip("refused_frame_changes_nothing",
+			  "no FPSIMD record to start from");
 		return ktap_finish();
 	}
 
 	for (i = 0; i < NR_FORGE; i++) {
-		pid_t pid = fork();
+		pid_t pid;
 		int st;
+
+		if (forge_cases[i].sve && !sve_vl) {
+			ktap_skip(forge_cases[i].name, "no SVE");
+			continue;
+		}
+		pid = fork();
 
 		if (!pid) {
 			signal(SIGSEGV, SIG_DFL);
@@ -327,5 +518,6 @@ int main(void)
 				    forge_cases[i].name,
 				    "child status %#x, want SIGSEGV", st);
 	}
+	check_refused_frame();
 	return ktap_finish();
 }

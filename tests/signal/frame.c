@@ -2,7 +2,7 @@
 /*
  * The native signal frame as a handler sees it: registers on entry, the
  * record list in __reserved[], the frame record for unwinders, the
- * return trampoline, AT_MINSIGSTKSZ, and no stale bytes in the frame.
+ * return trampoline, AT_MINSIGSTKSZ, and no kernel bytes in the frame.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -15,6 +15,11 @@
 #include <asm/sigcontext.h>
 
 #include "ktap.h"
+#include "framecheck.h"
+
+#ifndef HWCAP_SVE
+#define HWCAP_SVE (1UL << 22)
+#endif
 
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ 51
@@ -22,8 +27,6 @@
 
 /* the uapi MINSIGSTKSZ; glibc's may be a sysconf() call */
 #define KERNEL_MINSIGSTKSZ 5120
-
-#define PATTERN	0xa5a5a5a5a5a5a5a5UL
 
 #ifndef SA_RESTORER
 #define SA_RESTORER 0x04000000
@@ -157,7 +160,7 @@ static void check_layout(void)
 {
 	struct sigaction sa = { .sa_sigaction = entry_stub,
 				.sa_flags = SA_SIGINFO };
-	int ok;
+	int ok, sve;
 
 	entry_target = layout_handler;
 	sigaction(SIGUSR1, &sa, NULL);
@@ -184,17 +187,24 @@ static void check_layout(void)
 		    "returns_via_vdso", "x30=%#lx vdso=[%#lx,%#lx)", seen.x30,
 		    vdso_lo, vdso_hi);
 
-	/* A task that never faulted: FPSIMD, then the null record. */
-	ok = !seen.bad_walk && seen.nrec == 2 &&
+	/*
+	 * A task that never faulted: FPSIMD first, then (on an SVE system)
+	 * the SVE record, header only since the signal came from a syscall,
+	 * then the null record.
+	 */
+	sve = !!(getauxval(AT_HWCAP) & HWCAP_SVE);
+	ok = !seen.bad_walk && seen.nrec == 2 + sve &&
 	     seen.magic[0] == FPSIMD_MAGIC &&
 	     seen.size[0] == sizeof(struct fpsimd_context) &&
-	     seen.offset[0] == 0 && seen.magic[1] == 0 && seen.size[1] == 0;
+	     seen.offset[0] == 0 &&
+	     (!sve || (seen.magic[1] == SVE_MAGIC && seen.size[1] == 16)) &&
+	     seen.magic[1 + sve] == 0 && seen.size[1 + sve] == 0;
 	ktap_result(ok, "records_fpsimd_then_null",
-		    "%s; %d records, first %#x/%u, last %#x/%u",
+		    "%s; %d records, first %#x/%u, last %#x/%u (SVE %d)",
 		    (const char *)seen.why,
 		    seen.nrec, seen.magic[0], seen.size[0],
 		    seen.magic[seen.nrec ? seen.nrec - 1 : 0],
-		    seen.size[seen.nrec ? seen.nrec - 1 : 0]);
+		    seen.size[seen.nrec ? seen.nrec - 1 : 0], sve);
 }
 
 struct kernel_sigaction {
@@ -232,151 +242,76 @@ static void check_restorer(void)
 }
 
 /*
- * Stale bytes: the frame is built on an alternate stack filled with a
- * pattern; no pattern may survive anywhere in it outside the registers
- * (which belong to the interrupted code).
+ * No kernel bytes: frames built on an alternate stack filled with
+ * FILL_BYTE, checked by frame_check() from inside the handler, with and
+ * without SA_SIGINFO and with the ESR record a fault adds.
  */
-static unsigned long altstack_words[8192];
+static unsigned char altstack[65536] __attribute__((aligned(16)));
+static volatile int nk_calls, nk_esr;
+static struct frame_report nk;
 
-static volatile struct {
-	int called;
-	unsigned long sp, x29, fp_lo, fp_hi, regs_lo, regs_hi;
-	unsigned long stale, first_stale;
-	unsigned long nonzero, first_nonzero;
-} zs;
-
-static int in_range(unsigned long a, unsigned long lo, unsigned long hi)
-{
-	return a >= lo && a < hi;
-}
-
-static void zero_handler(int sig, siginfo_t *si, void *ucv)
+static void nk_handler(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
-	unsigned long a, end = entry.x29 + 16;
+	unsigned int i;
 
-	zs.called++;
-	zs.sp = entry.sp;
-	zs.x29 = entry.x29;
-	zs.regs_lo = (unsigned long)&uc->uc_mcontext.regs[0];
-	zs.regs_hi = (unsigned long)&uc->uc_mcontext.pstate + 8;
-	/* the V registers in the FPSIMD record are also the task's own */
-	zs.fp_lo = (unsigned long)uc->uc_mcontext.__reserved + 16;
-	zs.fp_hi = zs.fp_lo + 512;
-	for (a = zs.sp; a < end; a += 8) {
-		if (in_range(a, zs.regs_lo, zs.regs_hi) ||
-		    in_range(a, zs.fp_lo, zs.fp_hi))
-			continue;
-		if (*(unsigned long *)a == PATTERN && !zs.stale++)
-			zs.first_stale = a - zs.sp;
-	}
+	nk_calls++;
+	frame_check(&nk, (void *)entry.sp, (void *)entry.x29,
+		    sig != SIGUSR2);
+	for (i = 0; i < nk.nrec; i++)
+		nk_esr |= nk.magic[i] == ESR_MAGIC;
+	if (sig == SIGSEGV)
+		uc->uc_mcontext.pc += 4;	/* past the faulting load */
 }
 
-/* Bytes of the frame that carry no meaning must read as zero. */
-static unsigned long count_nonzero(const void *p, size_t len)
+static void fault_once(void)
 {
-	const unsigned char *c = p;
-	unsigned long n = 0;
-
-	while (len--)
-		n += *c++ != 0;
-	return n;
+	/* one 4-byte load from an unmapped address */
+	asm volatile("mov x9, #8\n\tldr x9, [x9]" : : : "x9", "memory");
 }
 
-static volatile struct {
-	int called;
-	unsigned long pad_stack, pad_mask, pad_mc, tail, info;
-} zz;
-
-static void zero_fields_handler(int sig, siginfo_t *si, void *ucv)
+static void check_no_kernel_bytes(void)
 {
-	ucontext_t *uc = ucv;
-	unsigned char *resv = uc->uc_mcontext.__reserved;
-	size_t off = 0;
-
-	zz.called++;
-	/* stack_t padding after ss_flags */
-	zz.pad_stack = count_nonzero((char *)&uc->uc_stack.ss_flags + 4, 4);
-	/* glibc's 1024-bit sigset_t beyond the kernel's 64 bits */
-	zz.pad_mask = count_nonzero((char *)&uc->uc_sigmask + 8,
-				    sizeof(uc->uc_sigmask) - 8);
-	/* between pstate and __reserved[] */
-	zz.pad_mc = count_nonzero((char *)&uc->uc_mcontext.pstate + 8,
-				  (char *)resv -
-				  ((char *)&uc->uc_mcontext.pstate + 8));
-	while (off + 8 <= 4096) {
-		struct _aarch64_ctx *h = (void *)(resv + off);
-
-		if (!h->magic || h->size < 8)
-			break;
-		off += h->size;
-	}
-	/* the null record and everything after it */
-	zz.tail = off < 4096 ? count_nonzero(resv + off, 4096 - off) : 1;
-}
-
-static void plain_handler(int sig)
-{
-	zz.called++;
-	/* no SA_SIGINFO: the siginfo slot at the base of the frame */
-	zz.info = count_nonzero((void *)entry.sp, sizeof(siginfo_t));
-}
-
-static void fill_altstack(void)
-{
-	volatile unsigned long *w = altstack_words;
-	size_t i;
-
-	for (i = 0; i < sizeof(altstack_words) / 8; i++)
-		w[i] = PATTERN;
-}
-
-static void check_zeroed(void)
-{
-	stack_t ss = { .ss_sp = altstack_words,
-		       .ss_size = sizeof(altstack_words) };
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	struct sigaction sa = { .sa_sigaction = entry_stub,
 				.sa_flags = SA_SIGINFO | SA_ONSTACK };
+	static const struct {
+		const char *name;
+		int sig;
+	} cases[] = {
+		{ "no_kernel_bytes_siginfo", SIGUSR1 },
+		{ "no_kernel_bytes_no_siginfo", SIGUSR2 },
+		{ "no_kernel_bytes_fault", SIGSEGV },
+	};
+	unsigned int i;
 
 	if (sigaltstack(&ss, NULL)) {
-		ktap_skip("no_stale_bytes", "sigaltstack failed");
-		ktap_skip("unused_fields_zero", "sigaltstack failed");
-		ktap_skip("siginfo_zero_without_sa_siginfo",
-			  "sigaltstack failed");
+		for (i = 0; i < 3; i++)
+			ktap_skip(cases[i].name, "sigaltstack failed");
 		return;
 	}
-
-	fill_altstack();
-	entry_target = zero_handler;
-	sigaction(SIGUSR1, &sa, NULL);
-	raise(SIGUSR1);
-	ktap_result(zs.called == 1 && !zs.stale, "no_stale_bytes",
-		    "%lu pattern words in the frame, first at sp+%#lx",
-		    zs.stale, zs.first_stale);
-
-	fill_altstack();
-	entry_target = zero_fields_handler;
-	raise(SIGUSR1);
-	ktap_result(zz.called == 1 && !zz.pad_stack && !zz.pad_mask &&
-		    !zz.pad_mc && !zz.tail, "unused_fields_zero",
-		    "non-zero bytes: uc_stack pad %lu, sigmask tail %lu, mcontext pad %lu, __reserved tail %lu",
-		    zz.pad_stack, zz.pad_mask, zz.pad_mc, zz.tail);
-
-	fill_altstack();
-	sa.sa_handler = (void (*)(int))entry_stub;
-	sa.sa_flags = SA_ONSTACK;
-	entry_target = (void (*)(int, siginfo_t *, void *))plain_handler;
-	zz.called = 0;
-	sigaction(SIGUSR1, &sa, NULL);
-	raise(SIGUSR1);
-	ktap_result(zz.called == 1 && !zz.info,
-		    "siginfo_zero_without_sa_siginfo",
-		    "handler ran %d times, %lu non-zero bytes in the siginfo slot",
-		    zz.called, zz.info);
+	entry_target = nk_handler;
+	for (i = 0; i < 3; i++) {
+		sa.sa_flags = SA_ONSTACK | (cases[i].sig == SIGUSR2 ? 0 :
+					    SA_SIGINFO);
+		sigaction(cases[i].sig, &sa, NULL);
+		nk_calls = 0;
+		nk_esr = 0;
+		memset(altstack, FILL_BYTE, sizeof(altstack));
+		if (cases[i].sig == SIGSEGV)
+			fault_once();
+		else
+			raise(cases[i].sig);
+		ktap_result(nk_calls == 1 && !nk.bad &&
+			    (cases[i].sig != SIGSEGV || nk_esr),
+			    cases[i].name,
+			    "handler ran %d times, %lu bad bytes, first at sp+%#lx: %s; ESR record %d",
+			    nk_calls, nk.bad, nk.first, nk.why, nk_esr);
+		signal(cases[i].sig, SIG_DFL);
+	}
 
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
-	signal(SIGUSR1, SIG_DFL);
 }
 
 static void check_minsigstksz(void)
@@ -384,8 +319,12 @@ static void check_minsigstksz(void)
 	unsigned long at = getauxval(AT_MINSIGSTKSZ);
 	unsigned long span = seen.x29 + 16 - seen.sp;
 
-	/* the frame of check_layout(), taken by a task that never faulted */
-	ktap_result(at && at >= span + 16 && at <= KERNEL_MINSIGSTKSZ,
+	/*
+	 * the frame of check_layout(), taken by a task that never faulted;
+	 * with SVE the largest vector length may take it past MINSIGSTKSZ
+	 */
+	ktap_result(at && at >= span + 16 &&
+		    (at <= KERNEL_MINSIGSTKSZ || (getauxval(AT_HWCAP) & HWCAP_SVE)),
 		    "at_minsigstksz",
 		    "AT_MINSIGSTKSZ=%lu, frame+record=%lu, MINSIGSTKSZ=%d",
 		    at, span, KERNEL_MINSIGSTKSZ);
@@ -393,11 +332,11 @@ static void check_minsigstksz(void)
 
 int main(void)
 {
-	ktap_plan(10);
+	ktap_plan(11);
 	find_vdso();
 	check_layout();
 	check_minsigstksz();
 	check_restorer();
-	check_zeroed();
+	check_no_kernel_bytes();
 	return ktap_finish();
 }

@@ -6,7 +6,7 @@
  * A native frame, lowest address first:
  *
  *	struct rt_sigframe		<- sp of the handler
- *	    siginfo			(zero unless SA_SIGINFO)
+ *	    siginfo			(written only for SA_SIGINFO)
  *	    ucontext			flags, link, altstack, mask, sigcontext
  *	        __reserved[]		records, 16-byte aligned, ending with
  *					a null record { 0, 0 }
@@ -18,8 +18,15 @@
  *
  * Building a frame is two passes: sigframe_plan_records() decides where
  * every record goes, then sigframe_write() fills the frame in.  Bytes the
- * plan gives no meaning to are written as zeroes, so the frame never
- * shows a handler what happened to be on its stack before.
+ * plan gives no meaning to (padding, the unused tail of __reserved[], the
+ * siginfo of a handler without SA_SIGINFO) are not written: they still
+ * hold what the task's own stack held.  Every byte that is written comes
+ * from the task's registers or from a fully initialised value, never from
+ * uninitialised kernel memory.
+ *
+ * rt_sigreturn reads and checks the whole frame before it changes
+ * anything: a frame it refuses leaves the registers, the signal mask and
+ * the FP/SIMD/SVE state as they were at the call.
  */
 
 #include <linux/compat.h>
@@ -32,6 +39,7 @@
 #include <linux/sched/signal.h>
 #include <linux/signal.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
@@ -69,35 +77,19 @@ struct sig_frame_record {
 	u64 lr;
 };
 
-/*
- * struct ucontext up to __reserved[], staged in kernel memory so that it
- * crosses the user boundary in one copy each way.  The general registers
- * are laid out exactly as struct user_pt_regs.
- */
-struct uc_fixed {
-	unsigned long flags;
-	struct ucontext __user *link;
-	stack_t stack;
-	sigset_t mask;
-	u8 glibc_mask_tail[1024 / 8 - sizeof(sigset_t)];
-	u64 align_pad;
-	u64 fault_address;
-	struct user_pt_regs gprs;
-	u64 reserved_pad;
-};
+/* x0-x30, sp, pc and pstate cross as one block, as in struct pt_regs. */
+static_assert(offsetof(struct sigcontext, sp) ==
+	      offsetof(struct sigcontext, regs) +
+	      offsetof(struct user_pt_regs, sp));
+static_assert(offsetof(struct sigcontext, pc) ==
+	      offsetof(struct sigcontext, regs) +
+	      offsetof(struct user_pt_regs, pc));
+static_assert(offsetof(struct sigcontext, pstate) ==
+	      offsetof(struct sigcontext, regs) +
+	      offsetof(struct user_pt_regs, pstate));
 
-static_assert(offsetof(struct uc_fixed, stack) ==
-	      offsetof(struct ucontext, uc_stack));
-static_assert(offsetof(struct uc_fixed, mask) ==
-	      offsetof(struct ucontext, uc_sigmask));
-static_assert(offsetof(struct uc_fixed, fault_address) ==
-	      offsetof(struct ucontext, uc_mcontext.fault_address));
-static_assert(offsetof(struct uc_fixed, gprs.regs) ==
-	      offsetof(struct ucontext, uc_mcontext.regs));
-static_assert(offsetof(struct uc_fixed, gprs.pstate) ==
-	      offsetof(struct ucontext, uc_mcontext.pstate));
-static_assert(sizeof(struct uc_fixed) ==
-	      offsetof(struct ucontext, uc_mcontext.__reserved));
+/* The kernel's sigset_t is the first word of the one in the frame. */
+static_assert(_NSIG_WORDS == 1);
 
 /* Head of an FPSIMD record, everything before V0. */
 struct fpsimd_record_head {
@@ -108,11 +100,18 @@ struct fpsimd_record_head {
 
 static_assert(sizeof(struct fpsimd_record_head) ==
 	      offsetof(struct fpsimd_context, vregs));
+/* Both layouts keep FPSR and FPCR side by side, FPSR first. */
+static_assert(offsetof(struct user_fpsimd_state, fpcr) ==
+	      offsetof(struct user_fpsimd_state, fpsr) + 4);
 
 #define RESV_START	offsetof(struct rt_sigframe, uc.uc_mcontext.__reserved)
 #define RESV_END	(RESV_START + sizeof_field(struct sigcontext, __reserved))
 #define NULL_REC_SIZE	round_up(sizeof(struct _aarch64_ctx), 16)
 #define EXTRA_REC_SIZE	round_up(sizeof(struct extra_context), 16)
+#define SIGINFO_TAIL	(sizeof(siginfo_t) - sizeof(struct kernel_siginfo))
+
+static_assert(sizeof(struct rt_sigframe) == RESV_END);
+static_assert(SIGINFO_TAIL % 8 == 0);
 
 /*
  * Upper bound on the frame we build or accept through extra_context.
@@ -120,10 +119,64 @@ static_assert(sizeof(struct fpsimd_record_head) ==
  */
 #define SIGFRAME_CAP	SZ_256K
 
+/*
+ * User access windows.  6.1's arm64 has no user_access_begin() of its
+ * own: the generic stand-in makes every unsafe_put_user() a complete
+ * put_user(), access_ok() included.  Here the whole frame is checked
+ * with access_ok() once, and the scalar fields then cross with bare
+ * LDTR/STTR (EL0 permissions: PAN stays on), each pointer masked
+ * against speculation, inside one uaccess_ttbr0_enable()/disable()
+ * pair.  Nothing inside a window may call a copy routine (it toggles
+ * TTBR0 itself under SW_TTBR0_PAN) or anything that schedules; the
+ * large blocks are copied between windows.
+ */
+#define frame_uaccess_begin()	uaccess_ttbr0_enable()
+#define frame_uaccess_end()	uaccess_ttbr0_disable()
+
+/*
+ * One field of 1, 2, 4 or 8 bytes; a fault sets @err to -EFAULT (and a
+ * load gives 0), every other access leaves it alone.
+ */
+#define frame_put(val, uptr, err)					\
+	__raw_put_mem("sttr", val, uaccess_mask_ptr(uptr), err, U)
+#define frame_get(var, uptr, err)					\
+	__raw_get_mem("ldtr", var, uaccess_mask_ptr(uptr), err, U)
+
+/*
+ * A small kernel object of whole 64-bit words (8-byte aligned, no
+ * padding), to or from the frame, inside a window.
+ */
+static __always_inline void frame_put_words(void __user *udst,
+					    const void *ksrc, size_t bytes,
+					    int *err)
+{
+	const u64 *src = ksrc;
+	u64 __user *dst = udst;
+	size_t i;
+
+	BUILD_BUG_ON(bytes % 8);
+	for (i = 0; i < bytes / 8; i++)
+		frame_put(src[i], dst + i, *err);
+}
+
+static __always_inline void frame_get_words(void *kdst,
+					    const void __user *usrc,
+					    size_t bytes, int *err)
+{
+	const u64 __user *src = usrc;
+	u64 *dst = kdst;
+	size_t i;
+
+	BUILD_BUG_ON(bytes % 8);
+	for (i = 0; i < bytes / 8; i++)
+		frame_get(dst[i], src + i, *err);
+}
+
 /* Optional records, in the order they are laid out. */
 enum sigframe_rec {
 	SIGREC_FPSIMD,
 	SIGREC_ESR,
+	SIGREC_SVE,
 	SIGREC_COUNT
 };
 
@@ -133,6 +186,7 @@ struct sigframe_plan {
 	unsigned long extra;	/* extra_context, then a null record */
 	unsigned long end;	/* the null record closing the list */
 	unsigned long size;	/* whole rt_sigframe + extra space */
+	unsigned int sve_vq;	/* SVE record's register data, 0: none */
 
 	struct rt_sigframe __user *frame;	/* base of the frame */
 	struct sig_frame_record __user *record;
@@ -140,14 +194,27 @@ struct sigframe_plan {
 
 /*
  * Sizes of the records a frame for the current task needs, or, for
- * @worst_case, the most any task on this system can need.
+ * @worst_case, the most any task on this system can need.  The SVE
+ * record is always there on an SVE system; it carries Z, P and FFR at
+ * the task's vector length when the task's SVE state is live.
  */
-static void sigframe_wanted(size_t want[SIGREC_COUNT], bool worst_case)
+static void sigframe_wanted(size_t want[SIGREC_COUNT], unsigned int *sve_vq,
+			    bool worst_case)
 {
+	*sve_vq = 0;
 	want[SIGREC_FPSIMD] = system_supports_fpsimd() ?
 			      sizeof(struct fpsimd_context) : 0;
 	want[SIGREC_ESR] = (worst_case || current->thread.fault_code) ?
 			   sizeof(struct esr_context) : 0;
+	want[SIGREC_SVE] = 0;
+
+	if (system_supports_sve()) {
+		if (worst_case)
+			*sve_vq = sve_vq_from_vl(sve_max_vl());
+		else if (test_thread_flag(TIF_SVE))
+			*sve_vq = sve_vq_from_vl(task_get_sve_vl(current));
+		want[SIGREC_SVE] = SVE_SIG_CONTEXT_SIZE(*sve_vq);
+	}
 }
 
 /*
@@ -158,7 +225,8 @@ static void sigframe_wanted(size_t want[SIGREC_COUNT], bool worst_case)
  * right behind the pair and may run past the end of __reserved[].
  */
 static int sigframe_plan_records(struct sigframe_plan *plan,
-				 const size_t want[SIGREC_COUNT])
+				 const size_t want[SIGREC_COUNT],
+				 unsigned int sve_vq)
 {
 	const unsigned long inline_end = RESV_END - EXTRA_REC_SIZE -
 					 NULL_REC_SIZE;
@@ -166,6 +234,7 @@ static int sigframe_plan_records(struct sigframe_plan *plan,
 	int i;
 
 	memset(plan, 0, sizeof(*plan));
+	plan->sve_vq = sve_vq;
 
 	for (i = 0; i < SIGREC_COUNT; i++) {
 		unsigned long len = round_up(want[i], 16);
@@ -220,113 +289,140 @@ static void __user *sigframe_at(const struct sigframe_plan *plan,
 	return (char __user *)plan->frame + offset;
 }
 
-static int fpsimd_record_save(struct fpsimd_context __user *ctx)
-{
-	const struct user_fpsimd_state *st = &current->thread.uw.fpsimd_state;
-	struct fpsimd_record_head hdr = {
-		.head.magic = FPSIMD_MAGIC,
-		.head.size = sizeof(struct fpsimd_context),
-		.fpsr = st->fpsr,
-		.fpcr = st->fpcr,
-	};
-
-	if (__copy_to_user(ctx, &hdr, sizeof(hdr)) ||
-	    __copy_to_user(ctx->vregs, st->vregs, sizeof(st->vregs)))
-		return -EFAULT;
-	return 0;
-}
-
-static int esr_record_save(struct esr_context __user *ctx)
-{
-	struct esr_context rec = {
-		.head.magic = ESR_MAGIC,
-		.head.size = sizeof(rec),
-		.esr = current->thread.fault_code,
-	};
-
-	return __copy_to_user(ctx, &rec, sizeof(rec)) ? -EFAULT : 0;
-}
-
-/* extra_context plus the null record that closes __reserved[]. */
-static int extra_record_save(const struct sigframe_plan *plan)
-{
-	struct {
-		struct extra_context ctx;
-		u8 closing_null[NULL_REC_SIZE];
-	} pair;
-	unsigned long data = plan->extra + sizeof(pair);
-
-	static_assert(sizeof(pair) == EXTRA_REC_SIZE + NULL_REC_SIZE);
-
-	memset(&pair, 0, sizeof(pair));
-	pair.ctx.head.magic = EXTRA_MAGIC;
-	pair.ctx.head.size = EXTRA_REC_SIZE;
-	pair.ctx.datap = (__force u64)sigframe_at(plan, data);
-	pair.ctx.size = plan->size - data;
-
-	return __copy_to_user(sigframe_at(plan, plan->extra), &pair,
-			      sizeof(pair)) ? -EFAULT : 0;
-}
-
-/* Write pass: fill in the frame sigframe_plan_records() laid out. */
-static int sigframe_write(struct pt_regs *regs,
-			  const struct sigframe_plan *plan,
-			  const kernel_siginfo_t *info, const sigset_t *set)
+/* The large blocks: registers, siginfo, V0-V31, SVE register data. */
+static int sigframe_write_blocks(struct pt_regs *regs,
+				 const struct sigframe_plan *plan,
+				 const kernel_siginfo_t *info)
 {
 	struct rt_sigframe __user *sf = plan->frame;
-	struct sig_frame_record link = {
-		.fp = regs->regs[29],
-		.lr = regs->regs[30],
-	};
-	struct uc_fixed fixed;
+	const struct thread_struct *t = &current->thread;
 	unsigned long off;
-	int err;
 
-	if (__copy_to_user(plan->record, &link, sizeof(link)))
+	if (__copy_to_user(sf->uc.uc_mcontext.regs, &regs->user_regs,
+			   sizeof(regs->user_regs)))
 		return -EFAULT;
 
-	memset(&fixed, 0, sizeof(fixed));
-	fixed.stack.ss_sp = (void __user *)current->sas_ss_sp;
-	fixed.stack.ss_flags = current->sas_ss_flags;
-	fixed.stack.ss_size = current->sas_ss_size;
-	fixed.mask = *set;
-	fixed.fault_address = current->thread.fault_address;
-	fixed.gprs = regs->user_regs;
-	if (__copy_to_user(&sf->uc, &fixed, sizeof(fixed)))
+	if (info && __copy_to_user(&sf->info, info, sizeof(*info)))
 		return -EFAULT;
-
-	if (info)
-		err = copy_siginfo_to_user(&sf->info, info);
-	else
-		err = __clear_user(&sf->info, sizeof(sf->info)) ? -EFAULT : 0;
-	if (err)
-		return err;
 
 	off = plan->rec[SIGREC_FPSIMD];
 	if (off) {
-		err = fpsimd_record_save(sigframe_at(plan, off));
-		if (err)
-			return err;
+		struct fpsimd_context __user *ctx = sigframe_at(plan, off);
+
+		if (__copy_to_user(ctx->vregs, t->uw.fpsimd_state.vregs,
+				   sizeof(ctx->vregs)))
+			return -EFAULT;
+	}
+
+	/* fpsimd_signal_preserve_current_state() saved it there. */
+	off = plan->rec[SIGREC_SVE];
+	if (off && plan->sve_vq) {
+		char __user *data = sigframe_at(plan, off);
+
+		if (__copy_to_user(data + SVE_SIG_REGS_OFFSET, t->sve_state,
+				   SVE_SIG_REGS_SIZE(plan->sve_vq)))
+			return -EFAULT;
+	}
+
+	return 0;
+}
+
+/* Every other field and record header, in one window. */
+static int sigframe_write_fields(struct pt_regs *regs,
+				 const struct sigframe_plan *plan,
+				 const kernel_siginfo_t *info,
+				 const sigset_t *set)
+{
+	struct rt_sigframe __user *sf = plan->frame;
+	struct task_struct *tsk = current;
+	u64 __user *tail;
+	unsigned long off;
+	int err = 0;
+	int i;
+
+	frame_uaccess_begin();
+
+	frame_put(regs->regs[29], &plan->record->fp, err);
+	frame_put(regs->regs[30], &plan->record->lr, err);
+
+	frame_put(0UL, &sf->uc.uc_flags, err);
+	frame_put(NULL, &sf->uc.uc_link, err);
+	frame_put((void __user *)tsk->sas_ss_sp, &sf->uc.uc_stack.ss_sp, err);
+	frame_put(tsk->sas_ss_flags, &sf->uc.uc_stack.ss_flags, err);
+	frame_put(tsk->sas_ss_size, &sf->uc.uc_stack.ss_size, err);
+	frame_put(set->sig[0], &sf->uc.uc_sigmask.sig[0], err);
+	frame_put(tsk->thread.fault_address,
+		  &sf->uc.uc_mcontext.fault_address, err);
+
+	/* siginfo_t beyond what the kernel keeps reads as zero */
+	if (info) {
+		tail = (u64 __user *)((char __user *)&sf->info +
+				      sizeof(*info));
+		for (i = 0; i < SIGINFO_TAIL / 8; i++)
+			frame_put(0UL, tail + i, err);
+	}
+
+	off = plan->rec[SIGREC_FPSIMD];
+	if (off) {
+		const struct user_fpsimd_state *st = &tsk->thread.uw.fpsimd_state;
+		struct fpsimd_record_head hdr __aligned(8) = {
+			.head.magic = FPSIMD_MAGIC,
+			.head.size = sizeof(struct fpsimd_context),
+			.fpsr = st->fpsr,
+			.fpcr = st->fpcr,
+		};
+
+		frame_put_words(sigframe_at(plan, off), &hdr, sizeof(hdr),
+				&err);
 	}
 
 	off = plan->rec[SIGREC_ESR];
 	if (off) {
-		err = esr_record_save(sigframe_at(plan, off));
-		if (err)
-			return err;
+		struct esr_context esr = {
+			.head.magic = ESR_MAGIC,
+			.head.size = sizeof(esr),
+			.esr = tsk->thread.fault_code,
+		};
+
+		frame_put_words(sigframe_at(plan, off), &esr, sizeof(esr),
+				&err);
+	}
+
+	off = plan->rec[SIGREC_SVE];
+	if (off) {
+		struct sve_context sve __aligned(8) = {
+			.head.magic = SVE_MAGIC,
+			.head.size = round_up(SVE_SIG_CONTEXT_SIZE(plan->sve_vq),
+					      16),
+			.vl = task_get_sve_vl(tsk),
+		};
+
+		frame_put_words(sigframe_at(plan, off), &sve, sizeof(sve),
+				&err);
 	}
 
 	if (plan->extra) {
-		err = extra_record_save(plan);
-		if (err)
-			return err;
+		unsigned long data = plan->extra + EXTRA_REC_SIZE +
+				     NULL_REC_SIZE;
+		struct extra_context extra = {
+			.head.magic = EXTRA_MAGIC,
+			.head.size = EXTRA_REC_SIZE,
+			.datap = (__force u64)sigframe_at(plan, data),
+			.size = plan->size - data,
+		};
+
+		static_assert(sizeof(extra) == EXTRA_REC_SIZE);
+		frame_put_words(sigframe_at(plan, plan->extra), &extra,
+				sizeof(extra), &err);
+		/* the null record that closes __reserved[] */
+		frame_put(0ULL, (u64 __user *)sigframe_at(plan, plan->extra +
+							  EXTRA_REC_SIZE), err);
 	}
 
-	/* The closing null record and all unused space after it. */
-	if (__clear_user(sigframe_at(plan, plan->end), plan->size - plan->end))
-		return -EFAULT;
+	frame_put(0ULL, (u64 __user *)sigframe_at(plan, plan->end), err);
 
-	return 0;
+	frame_uaccess_end();
+	return err;
 }
 
 /* Point the task at the handler, with the frame as its stack. */
@@ -363,53 +459,82 @@ static void enter_handler(struct pt_regs *regs,
 static int deliver_native(struct pt_regs *regs, struct ksignal *ksig,
 			  sigset_t *set)
 {
-	bool with_info = ksig->ka.sa.sa_flags & SA_SIGINFO;
+	const kernel_siginfo_t *info = NULL;
 	size_t want[SIGREC_COUNT];
 	struct sigframe_plan plan;
+	unsigned int sve_vq;
 	int err;
 
-	/* Make thread.uw.fpsimd_state current before it is copied out. */
+	if (ksig->ka.sa.sa_flags & SA_SIGINFO)
+		info = &ksig->info;
+
+	/*
+	 * Bring thread.uw.fpsimd_state (and sve_state, while SVE is live)
+	 * up to date before they are copied out.
+	 */
 	fpsimd_signal_preserve_current_state();
 
-	sigframe_wanted(want, false);
-	err = sigframe_plan_records(&plan, want);
+	sigframe_wanted(want, &sve_vq, false);
+	err = sigframe_plan_records(&plan, want, sve_vq);
 	if (!err)
 		err = sigframe_place(&plan, ksig, regs->sp);
 	if (!err)
-		err = sigframe_write(regs, &plan, with_info ? &ksig->info : NULL,
-				     set);
+		err = sigframe_write_blocks(regs, &plan, info);
+	if (!err)
+		err = sigframe_write_fields(regs, &plan, info, set);
 	if (err)
 		return err;
 
 	enter_handler(regs, &plan, &ksig->ka, ksig->sig);
-	if (with_info) {
+	if (info) {
 		regs->regs[1] = (unsigned long)&plan.frame->info;
 		regs->regs[2] = (unsigned long)&plan.frame->uc;
 	}
 	return 0;
 }
 
+/* What rt_sigreturn reads from a frame before it applies any of it. */
+struct sigreturn_state {
+	struct user_pt_regs gprs;
+	sigset_t mask;
+	struct user_fpsimd_state fp;
+	bool has_fp;
+	bool has_sve;			/* an SVE record was present */
+	unsigned int sve_vq;		/* its register data, 0: none */
+	const void __user *sve_data;
+};
+
+/* Where the records of interest sit, as the scan found them. */
+struct sigframe_found {
+	char __user *fpsimd;
+	char __user *sve;
+	u32 fpsimd_size;
+	u32 sve_size;
+};
+
 /*
- * Where the caller's extra_context at @rec (@size bytes, with @room bytes
- * left in __reserved[]) says the record list goes on.  The extra space
- * must start right after the null record that follows the extra_context,
- * and must stay within SIGFRAME_CAP of the frame.
+ * The caller's extra_context at @rec (@size bytes, with @room bytes left
+ * in __reserved[]) says where the record list goes on.  The extra space
+ * must start right after the null record that follows the extra_context
+ * and stay within SIGFRAME_CAP of the frame.  Called inside a window.
  */
 static int extra_space_find(struct rt_sigframe __user *sf,
 			    char __user *rec, u32 size, unsigned long room,
 			    char __user **from, char __user **to)
 {
-	struct extra_context ctx;
-	struct _aarch64_ctx closing;
 	char __user *after = rec + size;
+	struct extra_context ctx;
+	u64 closing;
 	char __user *data;
+	int fault = 0;
 
 	if (size < sizeof(ctx) || room - size < NULL_REC_SIZE)
 		return -EINVAL;
-	if (__copy_from_user(&ctx, rec, sizeof(ctx)) ||
-	    __copy_from_user(&closing, after, sizeof(closing)))
-		return -EFAULT;
-	if (closing.magic || closing.size)
+	frame_get_words(&ctx, rec, sizeof(ctx), &fault);
+	frame_get(closing, (u64 __user *)after, fault);
+	if (fault)
+		return fault;
+	if (closing)
 		return -EINVAL;
 
 	data = (char __user *)(unsigned long)ctx.datap;
@@ -428,28 +553,30 @@ static int extra_space_find(struct rt_sigframe __user *sf,
 /*
  * Walk the records a handler hands back.  Every record must be 16-byte
  * aligned, no smaller than its header and wholly inside its area; the
- * list must end with a null record; only one FPSIMD record and one
- * extra_context are allowed and unknown records are refused.  On success
- * *fpsimd is the FPSIMD record, or NULL when there was none.
+ * list must end with a null record; FPSIMD, SVE and extra_context may
+ * each appear once and unknown records are refused.  Called inside a
+ * window.
  */
 static int sigframe_scan(struct rt_sigframe __user *sf,
-			 struct fpsimd_context __user **fpsimd)
+			 struct sigframe_found *found)
 {
 	char __user *at = (char __user *)sf->uc.uc_mcontext.__reserved;
 	char __user *stop = at + sizeof(sf->uc.uc_mcontext.__reserved);
 	bool extra_seen = false;
+	int fault = 0;
 	int err;
 
-	*fpsimd = NULL;
+	memset(found, 0, sizeof(*found));
 
 	for (;;) {
 		unsigned long room = stop - at;
-		struct _aarch64_ctx head;
+		struct _aarch64_ctx head __aligned(8);
 
 		if (room < sizeof(head))
 			return -EINVAL;
-		if (__copy_from_user(&head, at, sizeof(head)))
-			return -EFAULT;
+		frame_get_words(&head, at, sizeof(head), &fault);
+		if (fault)
+			return fault;
 
 		if (!head.magic)
 			return head.size ? -EINVAL : 0;
@@ -460,10 +587,19 @@ static int sigframe_scan(struct rt_sigframe __user *sf,
 
 		switch (head.magic) {
 		case FPSIMD_MAGIC:
-			if (!system_supports_fpsimd() || *fpsimd ||
-			    head.size != sizeof(struct fpsimd_context))
+			if (!system_supports_fpsimd() || found->fpsimd ||
+			    head.size < sizeof(struct fpsimd_context))
 				return -EINVAL;
-			*fpsimd = (struct fpsimd_context __user *)at;
+			found->fpsimd = at;
+			found->fpsimd_size = head.size;
+			break;
+
+		case SVE_MAGIC:
+			if (!system_supports_sve() || found->sve ||
+			    head.size < sizeof(struct sve_context))
+				return -EINVAL;
+			found->sve = at;
+			found->sve_size = head.size;
 			break;
 
 		case ESR_MAGIC:
@@ -488,78 +624,163 @@ static int sigframe_scan(struct rt_sigframe __user *sf,
 	}
 }
 
-static int fpsimd_record_load(struct fpsimd_context __user *ctx,
-			      struct user_fpsimd_state *st)
+/*
+ * The FP side of the frame.  Headers are read again after the scan
+ * (another thread may have rewritten them since) and must still say
+ * what the scan saw.  A frame without an SVE record must have an
+ * FPSIMD record of exactly its size, as stock 6.1 requires.
+ */
+static int sigframe_read_fp(const struct sigframe_found *found,
+			    struct sigreturn_state *st)
 {
-	struct fpsimd_record_head hdr;
+	struct fpsimd_record_head hdr __aligned(8);
+	struct sve_context sve __aligned(8);
+	unsigned int vq;
+	int fault = 0;
 
-	if (__copy_from_user(&hdr, ctx, sizeof(hdr)) ||
-	    __copy_from_user(st->vregs, ctx->vregs, sizeof(st->vregs)))
-		return -EFAULT;
-
-	/* Another thread may have rewritten the record since the scan. */
+	frame_get_words(&hdr, found->fpsimd, sizeof(hdr), &fault);
+	if (fault)
+		return fault;
 	if (hdr.head.magic != FPSIMD_MAGIC ||
-	    hdr.head.size != sizeof(struct fpsimd_context))
+	    hdr.head.size != found->fpsimd_size)
+		return -EINVAL;
+	if (!found->sve && hdr.head.size != sizeof(struct fpsimd_context))
+		return -EINVAL;
+	st->fp.fpsr = hdr.fpsr;
+	st->fp.fpcr = hdr.fpcr;
+	/* ptrace shows these: no stack bytes in them */
+	memset(st->fp.__reserved, 0, sizeof(st->fp.__reserved));
+	st->has_fp = true;
+
+	if (!found->sve)
+		return 0;
+
+	frame_get_words(&sve, found->sve, sizeof(sve), &fault);
+	if (fault)
+		return fault;
+	if (sve.head.magic != SVE_MAGIC || sve.head.size != found->sve_size)
+		return -EINVAL;
+	/* Streaming mode needs SME, which this kernel never has. */
+	if (sve.flags & SVE_SIG_FLAG_SM)
+		return -EINVAL;
+	/* The vector length cannot change across a handler. */
+	if (sve.vl != task_get_sve_vl(current))
 		return -EINVAL;
 
-	st->fpsr = hdr.fpsr;
-	st->fpcr = hdr.fpcr;
+	st->has_sve = true;
+	if (sve.head.size == sizeof(sve))
+		return 0;		/* FPSIMD view only */
+
+	vq = sve_vq_from_vl(sve.vl);
+	if (sve.head.size < SVE_SIG_CONTEXT_SIZE(vq))
+		return -EINVAL;
+	st->sve_vq = vq;
+	st->sve_data = found->sve + SVE_SIG_REGS_OFFSET;
 	return 0;
 }
 
-/*
- * Read and check the whole frame before anything of it is applied: a
- * frame that fails any check leaves the task as rt_sigreturn found it.
- */
-static int sigframe_restore(struct pt_regs *regs, struct rt_sigframe __user *sf)
+/* Read and check everything in the frame; change nothing. */
+static int sigframe_read(struct rt_sigframe __user *sf,
+			 struct sigreturn_state *st)
 {
-	bool has_fp = system_supports_fpsimd();
-	struct fpsimd_context __user *fp_rec;
-	struct user_fpsimd_state fp_state;
-	struct uc_fixed fixed;
-	int err;
+	struct sigframe_found found;
+	int err = 0;
 
-	if (__copy_from_user(&fixed, &sf->uc, sizeof(fixed)))
+	st->has_fp = false;
+	st->has_sve = false;
+	st->sve_vq = 0;
+	st->sve_data = NULL;
+
+	if (__copy_from_user(&st->gprs, sf->uc.uc_mcontext.regs,
+			     sizeof(st->gprs)))
 		return -EFAULT;
 
 	/*
 	 * valid_user_regs() refuses EL1-3, AArch32 and masked DAIF, and
-	 * clears RES0 bits; an IL bit would only fault on the next
-	 * instruction, so it is refused here.
+	 * clears RES0 bits (IL among them), as for stock 6.1.
 	 */
-	if ((fixed.gprs.pstate & PSR_IL_BIT) ||
-	    !valid_user_regs(&fixed.gprs, current))
+	if (!valid_user_regs(&st->gprs, current))
 		return -EINVAL;
 
-	err = sigframe_scan(sf, &fp_rec);
+	frame_uaccess_begin();
+	frame_get(st->mask.sig[0], &sf->uc.uc_sigmask.sig[0], err);
+	if (!err)
+		err = sigframe_scan(sf, &found);
+	if (!err && system_supports_fpsimd()) {
+		if (!found.fpsimd)
+			err = -EINVAL;
+		else
+			err = sigframe_read_fp(&found, st);
+	}
+	frame_uaccess_end();
 	if (err)
 		return err;
 
-	if (has_fp) {
-		if (!fp_rec)
-			return -EINVAL;
-		memset(&fp_state, 0, sizeof(fp_state));
-		err = fpsimd_record_load(fp_rec, &fp_state);
-		if (err)
-			return err;
+	if (st->has_fp &&
+	    __copy_from_user(st->fp.vregs,
+			     ((struct fpsimd_context __user *)found.fpsimd)->vregs,
+			     sizeof(st->fp.vregs)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Bring the frame's Z, P and FFR into thread.sve_state, before anything
+ * is committed.  rt_sigreturn entered through a syscall, which dropped
+ * TIF_SVE: nothing reads or saves sve_state until TIF_SVE is set again,
+ * so a copy that faults half way leaves the task's state as it was.
+ * Only a debugger writing SVE registers at the syscall stop sets TIF_SVE
+ * again; then sve_state is the task's state and the data is staged.
+ */
+static int sve_data_load(const struct sigreturn_state *st)
+{
+	size_t len = SVE_SIG_REGS_SIZE(st->sve_vq);
+	void *buf;
+
+	sve_alloc(current, false);
+	if (!current->thread.sve_state)
+		return -ENOMEM;
+	if (WARN_ON_ONCE(sve_state_size(current) < len))
+		return -EINVAL;
+
+	if (likely(!test_thread_flag(TIF_SVE)))
+		return __copy_from_user(current->thread.sve_state,
+					st->sve_data, len) ? -EFAULT : 0;
+
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (__copy_from_user(buf, st->sve_data, len)) {
+		kfree(buf);
+		return -EFAULT;
 	}
+	fpsimd_flush_task_state(current);
+	memcpy(current->thread.sve_state, buf, len);
+	kfree(buf);
+	return 0;
+}
 
-	set_current_blocked(&fixed.mask);
-	regs->user_regs = fixed.gprs;
-
-	if (has_fp) {
-		/* Only the FPSIMD view came back: any SVE state is gone. */
+/* Commit the FP state: the FPSIMD record's V registers win over Z. */
+static void sigframe_commit_fp(const struct sigreturn_state *st)
+{
+	if (st->sve_vq) {
+		/* No context switch may save over sve_state from here. */
+		fpsimd_flush_task_state(current);
+		set_thread_flag(TIF_SVE);
+		current->thread.fp_type = FP_STATE_SVE;
+	} else {
 		clear_thread_flag(TIF_SVE);
 		current->thread.fp_type = FP_STATE_FPSIMD;
-		fpsimd_update_current_state(&fp_state);
 	}
-	return 0;
+	fpsimd_update_current_state(&st->fp);
 }
 
 SYSCALL_DEFINE0(rt_sigreturn)
 {
 	struct pt_regs *regs = current_pt_regs();
 	struct rt_sigframe __user *sf = (struct rt_sigframe __user *)regs->sp;
+	unsigned long call_sp = regs->sp;
+	struct sigreturn_state st;
 
 	/* A restart still pending belonged to a call the handler broke. */
 	current->restart_block.fn = do_no_restart_syscall;
@@ -568,12 +789,33 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	forget_syscall(regs);
 
 	/* Frames are built 16-byte aligned: anything else is forged. */
-	if (!IS_ALIGNED(regs->sp, 16) || !access_ok(sf, sizeof(*sf)) ||
-	    sigframe_restore(regs, sf) || restore_altstack(&sf->uc.uc_stack)) {
-		arm64_notify_segfault(regs->sp);
-		return 0;
+	if (!IS_ALIGNED(call_sp, 16) || !access_ok(sf, sizeof(*sf)) ||
+	    sigframe_read(sf, &st))
+		goto refuse;
+
+	if (st.sve_vq && sve_data_load(&st))
+		goto refuse;
+
+	/*
+	 * The alternate stack settings, judged against the sp being
+	 * returned to as for stock 6.1.  Only a fault fails here, and then
+	 * nothing has changed.
+	 */
+	regs->sp = st.gprs.sp;
+	if (restore_altstack(&sf->uc.uc_stack)) {
+		regs->sp = call_sp;
+		goto refuse;
 	}
 
+	set_current_blocked(&st.mask);
+	regs->user_regs = st.gprs;
+	if (st.has_fp)
+		sigframe_commit_fp(&st);
+	return regs->regs[0];
+
+refuse:
+	/* x0 too stays as it was: the syscall "returns" it unchanged. */
+	arm64_notify_segfault(call_sp);
 	return regs->regs[0];
 }
 
@@ -718,18 +960,66 @@ void do_notify_resume(struct pt_regs *regs, unsigned long flags)
 unsigned long __ro_after_init signal_minsigstksz;
 
 /*
- * AT_MINSIGSTKSZ: the largest frame any task can get, plus its frame
- * record and 16 bytes of slack for aligning the top of the stack.  Runs
- * once the CPU features are final.
+ * AT_MINSIGSTKSZ: the largest frame any task can get (SVE at the largest
+ * vector length the system supports), plus its frame record and 16
+ * bytes of slack for aligning the top of the stack.  Runs once the CPU
+ * features are final.
  */
 void __init minsigstksz_setup(void)
 {
 	size_t want[SIGREC_COUNT];
 	struct sigframe_plan plan;
+	unsigned int sve_vq;
 
-	sigframe_wanted(want, true);
-	if (WARN_ON(sigframe_plan_records(&plan, want)))
+	sigframe_wanted(want, &sve_vq, true);
+	if (WARN_ON(sigframe_plan_records(&plan, want, sve_vq)))
 		return;
 
 	signal_minsigstksz = plan.size + sizeof(struct sig_frame_record) + 16;
 }
+
+/*
+ * The siginfo_t layout the AArch64 ABI fixed.  A new field or si_code
+ * range shows up here first: check it against the ABI before changing
+ * anything below.
+ */
+#define siginfo_field_at(field, off) \
+	static_assert(offsetof(siginfo_t, field) == (off))
+
+static_assert(sizeof(siginfo_t) == 128 && __alignof__(siginfo_t) == 8);
+static_assert(NSIGILL == 11 && NSIGFPE == 15 && NSIGSEGV == 9);
+static_assert(NSIGBUS == 5 && NSIGTRAP == 6 && NSIGCHLD == 6);
+static_assert(NSIGSYS == 2);
+
+siginfo_field_at(si_signo, 0x00);
+siginfo_field_at(si_errno, 0x04);
+siginfo_field_at(si_code, 0x08);
+/* kill, rt_sigqueueinfo */
+siginfo_field_at(si_pid, 0x10);
+siginfo_field_at(si_uid, 0x14);
+/* POSIX timers */
+siginfo_field_at(si_tid, 0x10);
+siginfo_field_at(si_overrun, 0x14);
+siginfo_field_at(si_value, 0x18);
+siginfo_field_at(si_int, 0x18);
+siginfo_field_at(si_ptr, 0x18);
+/* SIGCHLD */
+siginfo_field_at(si_status, 0x18);
+siginfo_field_at(si_utime, 0x20);
+siginfo_field_at(si_stime, 0x28);
+/* faults */
+siginfo_field_at(si_addr, 0x10);
+siginfo_field_at(si_addr_lsb, 0x18);
+siginfo_field_at(si_lower, 0x20);
+siginfo_field_at(si_upper, 0x28);
+siginfo_field_at(si_pkey, 0x20);
+siginfo_field_at(si_perf_data, 0x18);
+siginfo_field_at(si_perf_type, 0x20);
+siginfo_field_at(si_perf_flags, 0x24);
+/* SIGPOLL */
+siginfo_field_at(si_band, 0x10);
+siginfo_field_at(si_fd, 0x18);
+/* SIGSYS */
+siginfo_field_at(si_call_addr, 0x10);
+siginfo_field_at(si_syscall, 0x18);
+siginfo_field_at(si_arch, 0x1c);
