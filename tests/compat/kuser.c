@@ -102,6 +102,23 @@ static int carry_after_cmpxchg(int32_t oldval, int32_t newval,
 	return !!(psr & (1u << 29));
 }
 
+static int carry_after_cmpxchg64(const int64_t *oldp, const int64_t *newp,
+				 volatile int64_t *ptr, int *ret)
+{
+	register const int64_t *r0 asm("r0") = oldp;
+	register const int64_t *r1 asm("r1") = newp;
+	register volatile int64_t *r2 asm("r2") = ptr;
+	uint32_t psr;
+
+	asm volatile("blx	%[fn]\n\t"
+		     "mrs	%[psr], apsr\n\t"
+		     : "+r"(r0), "+r"(r1), "+r"(r2), [psr] "=&r"(psr)
+		     : [fn] "r"(0xffff0f60)
+		     : "r3", "r12", "lr", "memory", "cc");
+	*ret = (int)(intptr_t)r0;
+	return !!(psr & (1u << 29));
+}
+
 static void test_results(void)
 {
 	volatile int32_t v = 5;
@@ -133,6 +150,24 @@ static void test_carry(void)
 	ktap_result(ret_ok == 0 && c_ok && ret_bad != 0 && !c_bad,
 		    "cmpxchg_carry_flag", "store: r0 %d C %d, miss: r0 %d C %d",
 		    ret_ok, c_ok, ret_bad, c_bad);
+}
+
+/* The same for __kuser_cmpxchg64, a miss in either half included. */
+static void test_carry64(void)
+{
+	volatile int64_t w = 0x100000001LL;
+	const int64_t old = 0x100000001LL, new = 0x200000002LL;
+	const int64_t old_lo = 0x200000001LL, old_hi = 0x100000002LL;
+	int ret_ok, ret_lo, ret_hi, c_ok, c_lo, c_hi;
+
+	c_ok = carry_after_cmpxchg64(&old, &new, &w, &ret_ok);
+	/* w is now new: each half of these differs from it. */
+	c_lo = carry_after_cmpxchg64(&old_lo, &old, &w, &ret_lo);
+	c_hi = carry_after_cmpxchg64(&old_hi, &old, &w, &ret_hi);
+	ktap_result(ret_ok == 0 && c_ok && ret_lo != 0 && !c_lo &&
+		    ret_hi != 0 && !c_hi && w == new, "cmpxchg64_carry_flag",
+		    "store: r0 %d C %d, low miss: r0 %d C %d, high miss: r0 %d C %d",
+		    ret_ok, c_ok, ret_lo, c_lo, ret_hi, c_hi);
 }
 
 static void test_contention(void)
@@ -232,13 +267,14 @@ int main(void)
 {
 	static const char *const names[] = {
 		"helper_version", "cmpxchg_mismatch", "cmpxchg_store",
-		"cmpxchg64_results", "cmpxchg_carry_flag", "cmpxchg_contended",
+		"cmpxchg64_results", "cmpxchg_carry_flag", "cmpxchg64_carry_flag",
+		"cmpxchg_contended",
 		"cmpxchg64_contended", "get_tls_after_set_tls",
 	};
 	unsigned int i;
 	int version;
 
-	ktap_plan(8);
+	ktap_plan(9);
 	if (!have_vectors()) {
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			ktap_skip(names[i], "no [vectors] page (kuser helpers off)");
@@ -252,6 +288,7 @@ int main(void)
 
 	test_results();
 	test_carry();
+	test_carry64();
 	test_contention();
 	test_tls();
 	return ktap_finish();

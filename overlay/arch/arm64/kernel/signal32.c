@@ -28,6 +28,7 @@
 #include <asm/unistd.h>
 
 #include "sigframe.h"
+#include "sigreturn32.h"
 
 /* uc_flags of a non-RT frame: no value a trap number ever takes. */
 #define AA32_SIGFRAME_UC_FLAGS	0x5ac3c35a
@@ -39,6 +40,28 @@
 
 /* FPEXC.EN: what a 32-bit task would read while it may use VFP. */
 #define AA32_FPEXC_EN		BIT(30)
+
+/*
+ * struct compat_ucontext up to uc_sigmask, staged in kernel memory so
+ * that it crosses the user boundary in one copy.
+ */
+struct aa32_uc_head {
+	compat_ulong_t uc_flags;
+	compat_uptr_t uc_link;
+	compat_stack_t uc_stack;
+	struct compat_sigcontext uc_mcontext;
+	compat_sigset_t uc_sigmask;
+};
+
+static_assert(offsetof(struct aa32_uc_head, uc_stack) ==
+	      offsetof(struct compat_ucontext, uc_stack));
+static_assert(offsetof(struct aa32_uc_head, uc_mcontext) ==
+	      offsetof(struct compat_ucontext, uc_mcontext));
+static_assert(offsetof(struct aa32_uc_head, uc_sigmask) ==
+	      offsetof(struct compat_ucontext, uc_sigmask));
+static_assert(sizeof(struct aa32_uc_head) ==
+	      offsetof(struct compat_ucontext, __unused));
+static_assert(sizeof(struct aa32_uc_head) == 28 * sizeof(u32));
 
 /*
  * The VFP record in uc_regspace.  The register block and the exception
@@ -64,63 +87,105 @@ static_assert(sizeof(struct aa32_vfp_record) == 288);
 static_assert(sizeof(struct aa32_vfp_record) + sizeof(u32) <=
 	      sizeof_field(struct compat_ucontext, uc_regspace));
 
-/*
- * Offsets of the return trampolines in the [sigpage], as laid out by
- * sigreturn32.S.
- */
-#define AA32_SIGPAGE_RT		8
-#define AA32_SIGPAGE_THUMB	16
+/* What sigreturn takes from the VFP record: all but the exception block. */
+struct aa32_vfp_in {
+	u32 magic;
+	u32 size;
+	u64 d[32];
+	u32 fpscr;
+};
 
+static_assert(offsetof(struct aa32_vfp_in, d) ==
+	      offsetof(struct aa32_vfp_record, regs.d));
+static_assert(offsetof(struct aa32_vfp_in, fpscr) ==
+	      offsetof(struct aa32_vfp_record, regs.fpscr));
+
+/* Everything sigreturn reads of a frame, to be checked before use. */
+struct aa32_frame_in {
+	struct {
+		struct compat_sigcontext sc;
+		compat_sigset_t mask;
+	} mc;
+	struct aa32_vfp_in vfp;
+};
+
+static_assert(offsetof(struct aa32_frame_in, mc.mask) ==
+	      offsetof(struct compat_ucontext, uc_sigmask) -
+	      offsetof(struct compat_ucontext, uc_mcontext));
+
+/*
+ * d(2n) is the low half of q(n) and d(2n + 1) the high half: in a
+ * little-endian kernel q0-q15 in memory already are d0-d31, in order.
+ */
+static int aa32_put_dregs(u64 __user *d, const __uint128_t *q)
+{
+	u64 tmp[32];
+	int n;
+
+	if (!IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+		return __copy_to_user(d, q, sizeof(tmp));
+
+	for (n = 0; n < ARRAY_SIZE(tmp) / 2; n++) {
+		tmp[2 * n] = (u64)q[n];
+		tmp[2 * n + 1] = (u64)(q[n] >> 64);
+	}
+	return __copy_to_user(d, tmp, sizeof(tmp));
+}
+
+static void aa32_get_dregs(__uint128_t *q, const u64 *d)
+{
+	int n;
+
+	if (!IS_ENABLED(CONFIG_CPU_BIG_ENDIAN)) {
+		memcpy(q, d, 32 * sizeof(*d));
+		return;
+	}
+
+	for (n = 0; n < 16; n++)
+		q[n] = (__uint128_t)d[2 * n + 1] << 64 | d[2 * n];
+}
+
+/* The frame was access_ok()ed whole when it was placed. */
 static int aa32_save_vfp(struct aa32_vfp_record __user *rec)
 {
 	const struct user_fpsimd_state *fp = &current->thread.uw.fpsimd_state;
-	struct aa32_vfp_record vfp;
-	int n;
+	u32 fpscr;
+	int err = 0;
 
 	/* The registers may still be live in the CPU: flush them first. */
 	fpsimd_signal_preserve_current_state();
 
-	memset(&vfp, 0, sizeof(vfp));
-	vfp.magic = AA32_VFP_MAGIC;
-	vfp.size = sizeof(vfp);
-
-	/* d(2n) is the low half of q(n) and d(2n + 1) the high half. */
-	for (n = 0; n < ARRAY_SIZE(vfp.regs.d) / 2; n++) {
-		vfp.regs.d[2 * n] = (u64)fp->vregs[n];
-		vfp.regs.d[2 * n + 1] = (u64)(fp->vregs[n] >> 64);
-	}
-
 	/* AArch32 keeps in FPSCR what AArch64 splits into FPSR and FPCR. */
-	vfp.regs.fpscr = (fp->fpsr & VFP_FPSCR_STAT_MASK) |
-			 (fp->fpcr & VFP_FPSCR_CTRL_MASK);
+	fpscr = (fp->fpsr & VFP_FPSCR_STAT_MASK) |
+		(fp->fpcr & VFP_FPSCR_CTRL_MASK);
 
-	/* No trapped VFP exceptions here: FPINST and FPINST2 stay zero. */
-	vfp.exc.fpexc = AA32_FPEXC_EN;
-
-	return copy_to_user(rec, &vfp, sizeof(vfp)) ? -EFAULT : 0;
+	/* No trapped VFP exceptions here: FPINST and FPINST2 are zero. */
+	__put_user_error(AA32_VFP_MAGIC, &rec->magic, err);
+	__put_user_error(sizeof(*rec), &rec->size, err);
+	__put_user_error(fpscr, &rec->regs.fpscr, err);
+	__put_user_error(AA32_FPEXC_EN, &rec->exc.fpexc, err);
+	__put_user_error(0, &rec->exc.fpinst, err);
+	__put_user_error(0, &rec->exc.fpinst2, err);
+	if (err || aa32_put_dregs(rec->regs.d, fp->vregs))
+		return -EFAULT;
+	return 0;
 }
 
-static int aa32_restore_vfp(const struct aa32_vfp_record __user *rec)
+/*
+ * Make the VFP registers of @vfp the task's.  The copy in memory becomes
+ * the live one, so the registers are disowned first: a context switch
+ * or kernel-mode NEON from here on saves nothing over it, and the
+ * return to user space loads it.  q16-q31 are out of AArch32's reach
+ * (nothing of a 32-bit task changes them) and keep their values.
+ */
+static void aa32_commit_vfp(const struct aa32_vfp_in *vfp)
 {
-	struct user_fpsimd_state fp;
-	struct aa32_vfp_record vfp;
-	int n;
+	struct user_fpsimd_state *fp = &current->thread.uw.fpsimd_state;
 
-	if (copy_from_user(&vfp, rec, sizeof(vfp)))
-		return -EFAULT;
-	if (vfp.magic != AA32_VFP_MAGIC || vfp.size != sizeof(vfp))
-		return -EINVAL;
-
-	/* q16-q31 cannot be seen from AArch32: they come back as zero. */
-	memset(&fp, 0, sizeof(fp));
-	for (n = 0; n < ARRAY_SIZE(vfp.regs.d) / 2; n++)
-		fp.vregs[n] = ((__uint128_t)vfp.regs.d[2 * n + 1] << 64) |
-			      vfp.regs.d[2 * n];
-	fp.fpsr = vfp.regs.fpscr & VFP_FPSCR_STAT_MASK;
-	fp.fpcr = vfp.regs.fpscr & VFP_FPSCR_CTRL_MASK;
-
-	fpsimd_update_current_state(&fp);
-	return 0;
+	fpsimd_flush_task_state(current);
+	aa32_get_dregs(fp->vregs, vfp->d);
+	fp->fpsr = vfp->fpscr & VFP_FPSCR_STAT_MASK;
+	fp->fpcr = vfp->fpscr & VFP_FPSCR_CTRL_MASK;
 }
 
 static void aa32_fill_sigcontext(struct compat_sigcontext *sc,
@@ -152,16 +217,26 @@ static void aa32_fill_sigcontext(struct compat_sigcontext *sc,
 	sc->fault_address = thread->fault_address;
 }
 
-/* Write everything of @uc but uc_flags, uc_link and uc_stack. */
-static int aa32_save_ucontext(struct compat_ucontext __user *uc,
+/*
+ * Write @uc.  uc_link and uc_stack are left zero: the caller of an RT
+ * frame fills uc_stack in; a non-RT frame has no use for either.
+ */
+static int aa32_save_ucontext(struct compat_ucontext __user *uc, u32 flags,
 			      const struct pt_regs *regs, const sigset_t *set)
 {
 	u32 __user *records = (u32 __user *)uc->uc_regspace;
-	struct compat_sigcontext sc;
+	struct aa32_uc_head head;
 
-	aa32_fill_sigcontext(&sc, regs, set);
-	if (copy_to_user(&uc->uc_mcontext, &sc, sizeof(sc)) ||
-	    put_compat_sigset(&uc->uc_sigmask, set, sizeof(uc->uc_sigmask)))
+	/* Every byte of head is written: it has no padding to leak. */
+	head.uc_flags = flags;
+	head.uc_link = 0;
+	head.uc_stack.ss_sp = 0;
+	head.uc_stack.ss_flags = 0;
+	head.uc_stack.ss_size = 0;
+	aa32_fill_sigcontext(&head.uc_mcontext, regs, set);
+	head.uc_sigmask.sig[0] = set->sig[0];
+	head.uc_sigmask.sig[1] = set->sig[0] >> 32;
+	if (__copy_to_user(uc, &head, sizeof(head)))
 		return -EFAULT;
 
 	if (system_supports_fpsimd()) {
@@ -171,61 +246,95 @@ static int aa32_save_ucontext(struct compat_ucontext __user *uc,
 	}
 
 	/* The zero word that ends the record list. */
-	return put_user(0, records);
+	return __put_user(0, records);
+}
+
+/* Read what sigreturn needs of @uc into @in, and check the VFP record. */
+static int aa32_read_frame(struct aa32_frame_in *in,
+			   const struct compat_ucontext __user *uc)
+{
+	bool has_vfp = system_supports_fpsimd();
+
+	if (__copy_from_user(&in->mc, &uc->uc_mcontext, sizeof(in->mc)) ||
+	    (has_vfp && __copy_from_user(&in->vfp, uc->uc_regspace,
+					 sizeof(in->vfp))))
+		return -EFAULT;
+
+	if (has_vfp && (in->vfp.magic != AA32_VFP_MAGIC ||
+			in->vfp.size != sizeof(struct aa32_vfp_record)))
+		return -EINVAL;
+	return 0;
 }
 
 /*
- * A frame handed back by user space must not take the task anywhere a
- * 32-bit task cannot go by itself.  valid_user_regs() sees to the mode
- * (user, AArch32) and the A/I/F masks; an If-Then state only makes
- * sense in Thumb state.
+ * Take the task back to the context in @uc: registers, blocked signals,
+ * VFP registers and, for an RT frame, the alternate stack.  Everything
+ * is read and checked before anything is applied, so a frame refused
+ * for any reason leaves the task exactly as sigreturn found it: what a
+ * SIGSEGV handler or a core dump then sees is the context of the
+ * sigreturn call, never half of it and half of the frame.
  */
-static bool aa32_cpsr_ok(u32 cpsr)
-{
-	return (cpsr & PSR_AA32_T_BIT) || !(cpsr & PSR_AA32_IT_MASK);
-}
-
 static int aa32_restore_ucontext(struct pt_regs *regs,
-				 const struct compat_ucontext __user *uc)
+				 const struct compat_ucontext __user *uc,
+				 bool rt)
 {
-	struct compat_sigcontext sc;
-	struct user_pt_regs user;
+	const u64 old_pstate = regs->pstate, old_pc = regs->pc;
+	const u64 old_sp = regs->compat_sp;
+	const struct compat_sigcontext *sc;
+	struct aa32_frame_in in;
 	sigset_t blocked;
+	int err;
 
-	if (copy_from_user(&sc, &uc->uc_mcontext, sizeof(sc)) ||
-	    get_compat_sigset(&blocked, &uc->uc_sigmask))
-		return -EFAULT;
+	err = aa32_read_frame(&in, uc);
+	if (err)
+		return err;
+	sc = &in.mc.sc;
 
-	user = regs->user_regs;
-	user.regs[0] = sc.arm_r0;
-	user.regs[1] = sc.arm_r1;
-	user.regs[2] = sc.arm_r2;
-	user.regs[3] = sc.arm_r3;
-	user.regs[4] = sc.arm_r4;
-	user.regs[5] = sc.arm_r5;
-	user.regs[6] = sc.arm_r6;
-	user.regs[7] = sc.arm_r7;
-	user.regs[8] = sc.arm_r8;
-	user.regs[9] = sc.arm_r9;
-	user.regs[10] = sc.arm_r10;
-	user.regs[11] = sc.arm_fp;
-	user.regs[12] = sc.arm_ip;
-	user.compat_sp = sc.arm_sp;
-	user.compat_lr = sc.arm_lr;
-	user.pc = sc.arm_pc;
-	user.pstate = compat_psr_to_pstate(sc.arm_cpsr);
+	/*
+	 * valid_user_regs() checks (and settles) pstate in place: the
+	 * frame's mode must be AArch32 user with A, I and F clear.  The
+	 * alternate stack comes back last, as sigaltstack() refuses to
+	 * change it while sp is on it: it needs the frame's sp.  Until both
+	 * have passed, what they changed is put back.
+	 */
+	regs->pstate = compat_psr_to_pstate(sc->arm_cpsr);
+	regs->pc = sc->arm_pc;
+	regs->compat_sp = sc->arm_sp;
+	if (!valid_user_regs(&regs->user_regs, current))
+		err = -EINVAL;
+	else if (rt && compat_restore_altstack(&uc->uc_stack))
+		err = -EFAULT;
+	if (err) {
+		regs->pstate = old_pstate;
+		regs->pc = old_pc;
+		regs->compat_sp = old_sp;
+		return err;
+	}
 
-	if (!aa32_cpsr_ok(sc.arm_cpsr) || !valid_user_regs(&user, current))
-		return -EINVAL;
-
-	set_current_blocked(&blocked);
-	regs->user_regs = user;
+	/* Nothing can fail from here on. */
+	regs->regs[0] = sc->arm_r0;
+	regs->regs[1] = sc->arm_r1;
+	regs->regs[2] = sc->arm_r2;
+	regs->regs[3] = sc->arm_r3;
+	regs->regs[4] = sc->arm_r4;
+	regs->regs[5] = sc->arm_r5;
+	regs->regs[6] = sc->arm_r6;
+	regs->regs[7] = sc->arm_r7;
+	regs->regs[8] = sc->arm_r8;
+	regs->regs[9] = sc->arm_r9;
+	regs->regs[10] = sc->arm_r10;
+	regs->regs[11] = sc->arm_fp;
+	regs->regs[12] = sc->arm_ip;
+	regs->compat_lr = sc->arm_lr;
 
 	/* We return to the interrupted code, not into a syscall restart. */
 	forget_syscall(regs);
 
+	blocked.sig[0] = in.mc.mask.sig[0] | (u64)in.mc.mask.sig[1] << 32;
+	set_current_blocked(&blocked);
+
 	if (system_supports_fpsimd())
-		return aa32_restore_vfp((const void __user *)uc->uc_regspace);
+		aa32_commit_vfp(&in.vfp);
 	return 0;
 }
 
@@ -242,20 +351,13 @@ static long aa32_sigreturn(bool rt)
 	current->restart_block.fn = do_no_restart_syscall;
 
 	/* Frames are built 8-byte aligned: anything else was forged. */
-	if ((sp & 7) || !access_ok(compat_ptr(sp), size))
-		goto bad_frame;
-
-	if (aa32_restore_ucontext(regs, uc))
-		goto bad_frame;
-
-	if (rt && compat_restore_altstack(&uc->uc_stack))
-		goto bad_frame;
+	if ((sp & 7) || !access_ok(compat_ptr(sp), size) ||
+	    aa32_restore_ucontext(regs, uc, rt)) {
+		arm64_notify_segfault(sp);
+		return 0;
+	}
 
 	return regs->regs[0];
-
-bad_frame:
-	arm64_notify_segfault(regs->compat_sp);
-	return 0;
 }
 
 COMPAT_SYSCALL_DEFINE0(sigreturn)
@@ -287,13 +389,15 @@ static void __user *aa32_alloc_frame(struct ksignal *ksig,
 /* Where the handler returns to, unless it brought its own restorer. */
 static compat_uptr_t aa32_sigpage_return(bool rt, bool thumb)
 {
-	unsigned long ret = (unsigned long)current->mm->context.sigpage;
+	unsigned long sigpage = (unsigned long)current->mm->context.sigpage;
+	unsigned int offset;
 
-	if (rt)
-		ret += AA32_SIGPAGE_RT;
+	/* Bit 0 of a Thumb address selects Thumb state. */
 	if (thumb)
-		ret += AA32_SIGPAGE_THUMB | 1;
-	return ret;
+		offset = (rt ? AA32_SIGRET_THUMB_RT : AA32_SIGRET_THUMB) | 1;
+	else
+		offset = rt ? AA32_SIGRET_ARM_RT : AA32_SIGRET_ARM;
+	return sigpage + offset;
 }
 
 static void aa32_enter_handler(struct pt_regs *regs, struct ksignal *ksig,
@@ -333,8 +437,7 @@ int compat_setup_frame(int usig, struct ksignal *ksig, sigset_t *set,
 	if (!sf)
 		return 1;
 
-	if (__put_user(AA32_SIGFRAME_UC_FLAGS, &sf->uc.uc_flags) ||
-	    aa32_save_ucontext(&sf->uc, regs, set))
+	if (aa32_save_ucontext(&sf->uc, AA32_SIGFRAME_UC_FLAGS, regs, set))
 		return -EFAULT;
 
 	aa32_enter_handler(regs, ksig, sf, usig, false);
@@ -346,19 +449,15 @@ int compat_setup_rt_frame(int usig, struct ksignal *ksig, sigset_t *set,
 {
 	struct compat_rt_sigframe __user *rtf;
 	struct compat_ucontext __user *uc;
-	int err;
 
 	rtf = aa32_alloc_frame(ksig, regs, sizeof(*rtf));
 	if (!rtf)
 		return 1;
 	uc = &rtf->sig.uc;
 
-	err = copy_siginfo_to_user32(&rtf->info, &ksig->info);
-	err |= __put_user(0, &uc->uc_flags);
-	err |= __put_user(0, &uc->uc_link);
-	err |= __compat_save_altstack(&uc->uc_stack, regs->compat_sp);
-	err |= aa32_save_ucontext(uc, regs, set);
-	if (err)
+	if (copy_siginfo_to_user32(&rtf->info, &ksig->info) ||
+	    aa32_save_ucontext(uc, 0, regs, set) ||
+	    __compat_save_altstack(&uc->uc_stack, regs->compat_sp))
 		return -EFAULT;
 
 	aa32_enter_handler(regs, ksig, rtf, usig, true);

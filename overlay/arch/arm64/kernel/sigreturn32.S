@@ -6,11 +6,9 @@
  * to the start of the [sigpage]; a handler installed without
  * SA_RESTORER returns into it (signal32.c sets lr).  Each trampoline
  * loads the syscall number into r7 and enters the kernel with svc #0,
- * the EABI convention (the immediate is ignored).
- *
- * Four 8-byte slots, the layout signal32.c relies on:
- *	 0  A32 sigreturn	 8  A32 rt_sigreturn
- *	16  T32 sigreturn	24  T32 rt_sigreturn
+ * the EABI convention (the immediate is ignored).  sigreturn32.h says
+ * where each one goes: .org places it there, and fails the build if the
+ * one before ran into its slot.
  *
  * These are AArch32 encodings: .inst keeps them little-endian, which
  * the instruction stream needs whatever the data endianness.
@@ -19,19 +17,27 @@
 #include <linux/linkage.h>
 #include <asm/unistd.h>
 
+#include "sigreturn32.h"
+
 #define A32_MOV_R7(imm)		(0xe3a07000 | (imm))	/* mov r7, #imm */
 #define A32_SVC_0		0xef000000		/* svc #0 */
 #define T32_MOVS_R7(imm)	(0x2700 | (imm))	/* movs r7, #imm */
 #define T32_SVC_0		0xdf00			/* svc #0 */
 #define A32_T32_UNDEF		0xe7fddef1		/* udf in both states */
 
-	.macro	a32_sigreturn, nr
+	.macro	slot, offset
+	.org	__aarch32_sigret_code_start + \offset
+	.endm
+
+	.macro	a32_sigreturn, offset, nr
+	slot	\offset
 	.inst	A32_MOV_R7(\nr)
 	.inst	A32_SVC_0
 	.endm
 
 	/* Two halfwords in one word: the first one at the lower address. */
-	.macro	t32_sigreturn, nr
+	.macro	t32_sigreturn, offset, nr
+	slot	\offset
 	.inst	(T32_SVC_0 << 16) | T32_MOVS_R7(\nr)
 	.inst	A32_T32_UNDEF
 	.endm
@@ -39,10 +45,11 @@
 	.pushsection .rodata, "a"
 	.balign	8
 SYM_DATA_START(__aarch32_sigret_code_start)
-	a32_sigreturn	__NR_compat_sigreturn
-	a32_sigreturn	__NR_compat_rt_sigreturn
-	t32_sigreturn	__NR_compat_sigreturn
-	t32_sigreturn	__NR_compat_rt_sigreturn
+	a32_sigreturn	AA32_SIGRET_ARM, __NR_compat_sigreturn
+	a32_sigreturn	AA32_SIGRET_ARM_RT, __NR_compat_rt_sigreturn
+	t32_sigreturn	AA32_SIGRET_THUMB, __NR_compat_sigreturn
+	t32_sigreturn	AA32_SIGRET_THUMB_RT, __NR_compat_rt_sigreturn
+	slot		AA32_SIGRET_END
 SYM_DATA_END(__aarch32_sigret_code_start)
 
 	.globl	__aarch32_sigret_code_end

@@ -4,19 +4,19 @@
  * calls whose 32-bit ARM calling convention the generic compat code
  * cannot take as it is.
  *
- * The table is generated at build time from arch/arm64/tools/syscall_32.tbl
- * by scripts/syscalltbl.sh (syscall_table_32.h); syscallhdr.sh makes
- * the matching numbers (syscall_nr_32.h, as __NR_aarch32_<name>), which
- * keep asm/unistd.h honest below.
+ * The table (asm/syscall_table_32.h) and its numbers (__NR_aarch32_<name>
+ * in asm/syscall_nr_32.h) are generated from arch/arm64/tools/syscall_32.tbl
+ * by the tree's syscalltbl.sh and syscallhdr.sh, in arch/arm64/tools/Makefile.
+ * The few numbers asm/unistd.h writes down for the rest of the kernel are
+ * checked against them below: the build fails when they disagree.
  */
 
 #include <linux/compat.h>
 #include <linux/syscalls.h>
 
 #include <asm/syscall.h>
+#include <asm/syscall_nr_32.h>
 #include <asm/unistd.h>
-
-#include "syscall_nr_32.h"
 
 /*
  * The EABI passes a 64-bit argument in an even/odd register pair, in
@@ -55,10 +55,15 @@ COMPAT_SYSCALL_DEFINE4(aarch32_truncate64, const char __user *, path,
 	return ksys_truncate(path, AA32_VAL(len));
 }
 
+/*
+ * The 64-bit length makes this the large-file call: a 32-bit ARM kernel
+ * lets it grow a file past 2 GiB whether or not the file was opened with
+ * O_LARGEFILE.  ksys_ftruncate() would apply the non-LFS limit.
+ */
 COMPAT_SYSCALL_DEFINE4(aarch32_ftruncate64, unsigned int, fd, u32, unused,
 		       AA32_U64(len))
 {
-	return ksys_ftruncate(fd, AA32_VAL(len));
+	return do_sys_ftruncate(fd, AA32_VAL(len), 0);
 }
 
 COMPAT_SYSCALL_DEFINE5(aarch32_readahead, int, fd, u32, unused,
@@ -152,7 +157,7 @@ static_assert(__NR_aarch32_clock_getres_time64 ==
 #undef __SYSCALL
 #define __SYSCALL(nr, entry)	__arm64_##entry(const struct pt_regs *regs),
 asmlinkage long
-#include "syscall_table_32.h"
+#include <asm/syscall_table_32.h>
 	__arm64_sys_ni_syscall(const struct pt_regs *regs);
 #undef __SYSCALL
 
@@ -164,7 +169,7 @@ asmlinkage long
  */
 #define __SYSCALL(nr, entry)	__arm64_##entry,
 const syscall_fn_t compat_sys_call_table[] = {
-#include "syscall_table_32.h"
+#include <asm/syscall_table_32.h>
 };
 
 #undef __SYSCALL
