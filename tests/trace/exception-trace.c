@@ -3,7 +3,10 @@
  * /proc/sys/debug/exception-trace: with 1, each unhandled user fault and
  * each rejected signal frame logs exactly one line naming the task, its
  * pid, pc and fault address; with 0, nothing.  Junk written to the sysctl
- * is refused with EINVAL and the value stays.  Built for aarch64 and armhf.
+ * is refused with EINVAL and the value stays.  The line names the file
+ * mapped at pc ("in exception-trace[START+SIZE]", as stock's register dump
+ * does), and a task name holding a newline cannot make up a log line of
+ * its own.  Built for aarch64 and armhf.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,6 +72,7 @@ static const char *const fault_name[NR_FAULTS] = { "segv", "ill", "bus", "badfra
 static const int fault_sig[NR_FAULTS] = { SIGSEGV, SIGILL, SIGBUS, SIGSEGV };
 
 static volatile uintptr_t bad_address = 0x10;
+static char exe_name[64];
 
 static void __attribute__((noreturn)) do_fault(enum fault f)
 {
@@ -159,6 +163,59 @@ static int log_lines_for(const char *comm, pid_t pid, char *line, size_t size)
 	return n;
 }
 
+/*
+ * " in NAME[START+SIZE]" names this program's file and, when @pc is known,
+ * a range that holds it.
+ */
+static int mapping_ok(const char *line, uintptr_t pc)
+{
+	char want[80];
+	const char *p;
+	unsigned long long start, size;
+
+	snprintf(want, sizeof(want), " in %s[", exe_name);
+	p = strstr(line, want);
+	if (!p || sscanf(p + strlen(want), "%llx+%llx]", &start, &size) != 2)
+		return 0;
+	return !pc || (pc >= start && pc - start < size);
+}
+
+/*
+ * A task named "xt-\nforged" that faults: its line shows the newline
+ * escaped, and no log line starts with the text after it.
+ */
+static void check_comm_escaped(void)
+{
+	char tag[48], *log, *s, *save;
+	int status = 0, escaped = 0, forged = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "xt-\nforged");
+		signal(SIGSEGV, SIG_DFL);
+		do_fault(SEGV);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status)) {
+		ktap_result(0, "comm_escaped", "child did not die of a signal");
+		return;
+	}
+	log = klog();
+	if (!log) {
+		ktap_result(0, "comm_escaped", "cannot read the kernel log");
+		return;
+	}
+	snprintf(tag, sizeof(tag), "xt-\\nforged[%d]:", (int)pid);
+	for (s = strtok_r(log, "\n", &save); s; s = strtok_r(NULL, "\n", &save)) {
+		const char *text = strstr(s, "] ") ? strstr(s, "] ") + 2 : s;
+
+		escaped += !!strstr(s, tag);
+		forged += !strncmp(text, "forged[", 7);
+	}
+	free(log);
+	ktap_result(escaped == 1 && !forged, "comm_escaped",
+		    "%d lines with '%s', %d lines starting 'forged['", escaped, tag, forged);
+}
+
 static void check_fault(enum fault f, int trace)
 {
 	char name[64], comm[16], line[512] = "", want[64];
@@ -184,6 +241,11 @@ static void check_fault(enum fault f, int trace)
 		ktap_result(0, name, "line lacks pc or fault address: %s", line);
 		return;
 	}
+	if (!mapping_ok(line, f == ILL ? (uintptr_t)xt_udf : 0)) {
+		ktap_result(0, name, "no mapping ' in %s[START+SIZE]' holding pc in: %s",
+			    exe_name, line);
+		return;
+	}
 	/* where we know them: the fault address and the pc */
 	want[0] = '\0';
 	if (f == SEGV)
@@ -196,10 +258,14 @@ static void check_fault(enum fault f, int trace)
 int main(void)
 {
 	int old = read_sysctl(), f, err;
+	char exe[256];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	ktap_plan(2 + 2 * NR_FAULTS);
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(exe_name, sizeof(exe_name), "%.63s", strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe);
+	ktap_plan(3 + 2 * NR_FAULTS);
 	if (old < 0) {
-		for (f = 0; f < 2 + 2 * NR_FAULTS; f++)
+		for (f = 0; f < 3 + 2 * NR_FAULTS; f++)
 			ktap_skip("exception_trace", "no " SYSCTL " on this kernel");
 		return ktap_finish();
 	}
@@ -216,6 +282,7 @@ int main(void)
 
 	for (f = 0; f < NR_FAULTS; f++)
 		check_fault(f, 1);
+	check_comm_escaped();
 	write_sysctl("0");
 	for (f = 0; f < NR_FAULTS; f++)
 		check_fault(f, 0);
