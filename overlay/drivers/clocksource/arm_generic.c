@@ -2,39 +2,44 @@
 /*
  * ARMv8 generic timer, our driver: the system counter becomes the
  * clocksource "arch_sys_counter" and sched_clock, and each CPU's own timer
- * its clock event device "arch_sys_timer".
+ * its clock event device "arch_sys_timer".  Probed from a device tree node
+ * ("arm,armv8-timer" or "arm,armv7-timer") or from ACPI's GTDT.
  *
  * Which counter and which timer.  Every CPU sees the one system counter
  * twice, as a physical count (CNTPCT_EL0) and as a virtual count
  * (CNTVCT_EL0, the physical one minus CNTVOFF_EL2), each with a timer of
- * its own.  We take the pair that belongs to the exception level the kernel
- * was entered at:
+ * its own.  The choice follows where the kernel runs, as the stock driver's
+ * does, so that KVM finds the timers it expects free:
  *
- *  - EL1 (a guest, and QEMU's default): the virtual timer and CNTVCT_EL0.
- *    The virtual timer is the one a hypervisor always leaves to its
- *    guest, while the physical timer and counter may be trapped
- *    (CNTHCTL_EL2.EL1PCEN/EL1PCTEN).  CNTVCT_EL0 is also what the vDSO reads
- *    at EL0 and what WFET/WFIT compare against, so the kernel's clock, user
- *    space's clock and the delay loop all count from the same base.
+ *  - EL1 with no EL2 to be had (a guest, QEMU's default): the virtual
+ *    timer and CNTVCT_EL0.  The virtual timer is the one a hypervisor
+ *    always leaves to its guest, while the physical timer and counter may
+ *    be trapped (CNTHCTL_EL2.EL1PCEN/EL1PCTEN).
  *  - EL2 with VHE (is_kernel_in_hyp_mode()): the kernel is the hypervisor
- *    and owns the physical timer (its CNTP_*_EL0 accesses land on the EL2
- *    timer, CNTHP_*_EL2) and CNTPCT_EL0; the virtual timer stays free for
- *    guests.  EL0 and EL2 see CNTVOFF_EL2 as zero in this regime, so the
- *    vDSO's CNTVCT_EL0 reads still agree with the kernel's CNTPCT_EL0.
+ *    and owns the EL2 physical timer (its CNTP_*_EL0 accesses land on
+ *    CNTHP_*_EL2) and CNTPCT_EL0; the EL1 virtual and physical timers are
+ *    left to KVM's guests.
+ *  - EL2 without VHE (KVM in nVHE or protected mode): the host runs at EL1
+ *    next to its guests.  KVM switches the virtual timer and CNTVOFF_EL2
+ *    to each guest's, so the host keeps the EL1 physical timer and
+ *    CNTPCT_EL0, which the EL2 code lets EL1 reach.
  *
- * The 2012 seed counted with CNTPCT_EL0 but ran sched_clock and the timer
- * from other views; that only holds if CNTVOFF_EL2 is zero and EL1 may
- * read the physical counter, neither of which a hypervisor promises.
+ * In every case EL0 reads CNTVCT_EL0 (the vDSO); CNTVOFF_EL2 is zero while
+ * the host runs, so both views count alike.
  *
- * Events are armed through TVAL, a down-count relative to the moment of the
- * write: one register write per event, no counter read on the way.
+ * Events are armed through CVAL, an absolute compare value: the timer
+ * reaches as far as the counter does, not just the 2^31 ticks of the
+ * signed TVAL down-count, and a shut-down timer is left disabled with its
+ * interrupt masked, not pending against a stale deadline.
  */
 
 #define pr_fmt(fmt) "arm_generic: " fmt
 
+#include <linux/acpi.h>
 #include <linux/bitfield.h>
 #include <linux/clockchips.h>
 #include <linux/clocksource.h>
+#include <linux/clocksource_ids.h>
 #include <linux/cpu.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
@@ -47,6 +52,7 @@
 #include <linux/of_irq.h>
 #include <linux/percpu.h>
 #include <linux/sched_clock.h>
+#include <linux/slab.h>
 #include <linux/timecounter.h>
 
 #include <asm/arch_timer.h>
@@ -56,11 +62,15 @@
 
 /* Fixed at probe time, read on every event */
 static struct {
-	u32 rate;		/* counter ticks per second */
-	int irq;		/* the per-CPU interrupt of our timer */
-	bool el2_phys;		/* EL2 physical timer + CNTPCT_EL0 */
-	bool stops_in_idle;	/* the node lacks "always-on" */
-	int evnti;		/* event stream trigger bit, <0: none */
+	u32 rate;			/* counter ticks per second */
+	unsigned int width;		/* counter bits */
+	int ppi[ARCH_TIMER_MAX_TIMER_PPI]; /* Linux irq of each timer, or 0 */
+	enum arch_timer_ppi_nr uses;	/* the timer we drive */
+	bool phys_timer;		/* CNTP_* (EL1 or EL2), else CNTV_* */
+	bool phys_counter;		/* clocksource reads CNTPCT_EL0 */
+	bool stops_in_idle;		/* the timer loses state in deep idle */
+	bool stops_in_suspend;		/* the counter stops in suspend */
+	int evnti;			/* event stream trigger bit, <0: none */
 } agt __ro_after_init = {
 	.evnti = -1,
 };
@@ -121,12 +131,17 @@ static u64 agt_cc_read(const struct cyclecounter *cc)
 
 static struct cyclecounter agt_cc __ro_after_init = {
 	.read	= agt_cc_read,
-	.mask	= CLOCKSOURCE_MASK(ARM_GENERIC_COUNTER_BITS),
 };
 
+/*
+ * What KVM's timer emulation takes from us: the host interrupts of the
+ * EL1 virtual timer and, when the kernel is the hypervisor (VHE), of the
+ * EL1 physical timer, and the counter as a timecounter.  Without VHE the
+ * host itself drives the EL1 physical timer, so KVM gets none and
+ * emulates its guests' physical timer in software.
+ */
 static struct arch_timer_kvm_info agt_kvm_info;
 
-/* KVM is not supported with this driver; the data is still right. */
 struct arch_timer_kvm_info *arch_timer_get_kvm_info(void)
 {
 	return &agt_kvm_info;
@@ -137,11 +152,12 @@ static u64 agt_cs_read(struct clocksource *cs)
 	return arch_timer_read_counter();
 }
 
+/* The id lets ptp_kvm and KVM's PTP service recognise the counter */
 static struct clocksource agt_clocksource = {
 	.name		= "arch_sys_counter",
+	.id		= CSID_ARM_ARCH_COUNTER,
 	.rating		= 400,
 	.read		= agt_cs_read,
-	.mask		= CLOCKSOURCE_MASK(ARM_GENERIC_COUNTER_BITS),
 	.flags		= CLOCK_SOURCE_IS_CONTINUOUS |
 			  CLOCK_SOURCE_VALID_FOR_HRES,
 	.vdso_clock_mode = VDSO_CLOCKMODE_ARCHTIMER,
@@ -150,31 +166,31 @@ static struct clocksource agt_clocksource = {
 /* The timer's registers, in the view chosen at probe */
 static u32 agt_ctl_get(void)
 {
-	if (agt.el2_phys)
+	if (agt.phys_timer)
 		return read_sysreg(cntp_ctl_el0);
 	return read_sysreg(cntv_ctl_el0);
 }
 
 static void agt_ctl_set(u32 ctl)
 {
-	if (agt.el2_phys)
+	if (agt.phys_timer)
 		write_sysreg(ctl, cntp_ctl_el0);
 	else
 		write_sysreg(ctl, cntv_ctl_el0);
 	isb();
 }
 
-static void agt_tval_set(u32 ticks)
-{
-	if (agt.el2_phys)
-		write_sysreg(ticks, cntp_tval_el0);
-	else
-		write_sysreg(ticks, cntv_tval_el0);
-}
-
 static int agt_arm(unsigned long ticks, struct clock_event_device *evt)
 {
-	agt_tval_set(ticks);
+	u64 at;
+
+	if (agt.phys_timer) {
+		at = __arch_counter_get_cntpct() + ticks;
+		write_sysreg(at, cntp_cval_el0);
+	} else {
+		at = __arch_counter_get_cntvct() + ticks;
+		write_sysreg(at, cntv_cval_el0);
+	}
 	agt_ctl_set(ARM_GENERIC_CTL_ENABLE);
 	return 0;
 }
@@ -257,23 +273,23 @@ static int agt_cpu_starting(unsigned int cpu)
 	evt->features = CLOCK_EVT_FEAT_ONESHOT;
 	if (agt.stops_in_idle)
 		evt->features |= CLOCK_EVT_FEAT_C3STOP;
-	evt->rating = 400;
-	evt->irq = agt.irq;
+	evt->rating = ARM_GENERIC_EVT_RATING;
+	evt->irq = agt.ppi[agt.uses];
 	evt->cpumask = cpumask_of(cpu);
 	evt->set_next_event = agt_arm;
 	evt->set_state_shutdown = agt_quiesce;
 	evt->set_state_oneshot_stopped = agt_quiesce;
-	clockevents_config_and_register(evt, agt.rate, ARM_GENERIC_TVAL_MIN,
-					ARM_GENERIC_TVAL_MAX);
+	clockevents_config_and_register(evt, agt.rate, ARM_GENERIC_MIN_DELTA,
+					CLOCKSOURCE_MASK(agt.width));
 
-	enable_percpu_irq(agt.irq, IRQ_TYPE_NONE);
+	enable_percpu_irq(evt->irq, IRQ_TYPE_NONE);
 	return 0;
 }
 
 static int agt_cpu_dying(unsigned int cpu)
 {
 	cpumask_clear_cpu(cpu, &agt_evtstrm_cpus);
-	disable_percpu_irq(agt.irq);
+	disable_percpu_irq(agt.ppi[agt.uses]);
 	agt_quiesce(this_cpu_ptr(&agt_evt));
 	return 0;
 }
@@ -299,31 +315,158 @@ static struct notifier_block agt_cpu_pm_nb = {
 	.notifier_call = agt_cpu_pm,
 };
 
+/*
+ * The architecture does not say how wide the counter is, only that it has
+ * at least 56 bits and does not roll over in less than 40 years: take the
+ * fewest bits that hold 40 years at this rate.
+ */
+static unsigned int __init agt_counter_width(u32 rate)
+{
+	u64 ticks = (u64)rate * ARM_GENERIC_ROLLOVER_SECS;
+
+	return clamp_t(unsigned int, fls64(ticks - 1),
+		       ARM_GENERIC_COUNTER_MIN_BITS, 64);
+}
+
+/*
+ * The timer the kernel drives, from where it runs (see the top of the
+ * file); 0 when its interrupt is missing.
+ */
+static bool __init agt_pick_timer(void)
+{
+	if (is_kernel_in_hyp_mode())
+		agt.uses = ARCH_TIMER_HYP_PPI;
+	else if (!is_hyp_mode_available() && agt.ppi[ARCH_TIMER_VIRT_PPI])
+		agt.uses = ARCH_TIMER_VIRT_PPI;
+	else
+		agt.uses = ARCH_TIMER_PHYS_NONSECURE_PPI;
+
+	agt.phys_timer = agt.uses != ARCH_TIMER_VIRT_PPI;
+	agt.phys_counter = agt.phys_timer && is_hyp_mode_available();
+	return agt.ppi[agt.uses] > 0;
+}
+
+static const char *const agt_timer_name[ARCH_TIMER_MAX_TIMER_PPI] = {
+	[ARCH_TIMER_PHYS_SECURE_PPI]	= "secure physical",
+	[ARCH_TIMER_PHYS_NONSECURE_PPI]	= "EL1 physical",
+	[ARCH_TIMER_VIRT_PPI]		= "virtual",
+	[ARCH_TIMER_HYP_PPI]		= "EL2 physical",
+	[ARCH_TIMER_HYP_VIRT_PPI]	= "EL2 virtual",
+};
+
 static void __init agt_start_counter(void)
 {
 	u64 now;
 
-	arch_timer_read_counter = agt.el2_phys ? agt_count_phys : agt_count_virt;
+	agt_clocksource.mask = CLOCKSOURCE_MASK(agt.width);
+	agt_cc.mask = CLOCKSOURCE_MASK(agt.width);
+	arch_timer_read_counter = agt.phys_counter ? agt_count_phys :
+						     agt_count_virt;
+	if (!agt.stops_in_suspend)
+		agt_clocksource.flags |= CLOCK_SOURCE_SUSPEND_NONSTOP;
 
 	now = arch_timer_read_counter();
 	clocksource_register_hz(&agt_clocksource, agt.rate);
-	sched_clock_register(arch_timer_read_counter, ARM_GENERIC_COUNTER_BITS,
-			     agt.rate);
+	sched_clock_register(arch_timer_read_counter, agt.width, agt.rate);
 
 	agt_cc.mult = agt_clocksource.mult;
 	agt_cc.shift = agt_clocksource.shift;
 	timecounter_init(&agt_kvm_info.timecounter, &agt_cc, now);
 }
 
-static int __init agt_probe(struct device_node *np)
+/*
+ * Common to both probes, once agt.ppi[], agt.uses and the idle/suspend
+ * properties are known.  The per-CPU timers come first: if they cannot be
+ * had, nothing of ours is left behind (no rate, no interrupt, no
+ * notifier) and the boot says why in one line.
+ */
+static int __init agt_start(u32 rate, const char *rate_from)
 {
+	int irq = agt.ppi[agt.uses];
+	int err;
+
+	agt.width = agt_counter_width(rate);
+	if (agt_evtstrm_wanted)
+		agt.evnti = agt_evtstrm_bit(rate);
+
+	agt_kvm_info.virtual_irq = agt.ppi[ARCH_TIMER_VIRT_PPI];
+	if (is_kernel_in_hyp_mode())
+		agt_kvm_info.physical_irq = agt.ppi[ARCH_TIMER_PHYS_NONSECURE_PPI];
+
+	err = request_percpu_irq(irq, agt_fired, "arch_timer", &agt_evt);
+	if (err) {
+		pr_err("cannot have interrupt %d of the %s timer: %d\n", irq,
+		       agt_timer_name[agt.uses], err);
+		return err;
+	}
+
+	err = cpu_pm_register_notifier(&agt_cpu_pm_nb);
+	if (err) {
+		pr_err("cannot register the CPU PM notifier: %d\n", err);
+		goto out_irq;
+	}
+
+	agt.rate = rate;
+	err = cpuhp_setup_state(CPUHP_AP_ARM_ARCH_TIMER_STARTING,
+				"clockevents/arm_generic:starting",
+				agt_cpu_starting, agt_cpu_dying);
+	if (err) {
+		pr_err("cannot start the per-CPU timers: %d; no clock events from the generic timer\n",
+		       err);
+		agt.rate = 0;
+		cpu_pm_unregister_notifier(&agt_cpu_pm_nb);
+		goto out_irq;
+	}
+
+	agt_start_counter();
+
+	pr_info("%u Hz (rate from %s), %s counter, %s timer, event stream %s (%u-bit counter, %s timer)\n",
+		rate, rate_from, agt.phys_counter ? "physical" : "virtual",
+		agt.phys_timer ? "physical" : "virtual",
+		agt.evnti >= 0 ? "on" : "off", agt.width,
+		agt_timer_name[agt.uses]);
+	return 0;
+
+out_irq:
+	free_percpu_irq(irq, &agt_evt);
+	agt_kvm_info.virtual_irq = 0;
+	agt_kvm_info.physical_irq = 0;
+	return err;
+}
+
+/* interrupt-names of the timer node, in enum arch_timer_ppi_nr order */
+static const char *const agt_ppi_dt_name[ARCH_TIMER_MAX_TIMER_PPI] = {
+	[ARCH_TIMER_PHYS_SECURE_PPI]	= "sec-phys",
+	[ARCH_TIMER_PHYS_NONSECURE_PPI]	= "phys",
+	[ARCH_TIMER_VIRT_PPI]		= "virt",
+	[ARCH_TIMER_HYP_PPI]		= "hyp-phys",
+	[ARCH_TIMER_HYP_VIRT_PPI]	= "hyp-virt",
+};
+
+/* Counter errata a device tree can ask a workaround for; we have none. */
+static const char *const agt_dt_errata[] = {
+	"fsl,erratum-a008585",
+	"hisilicon,erratum-161010101",
+	"allwinner,erratum-unknown1",
+};
+
+static int __init agt_of_probe(struct device_node *np)
+{
+	bool by_name = of_property_read_bool(np, "interrupt-names");
 	const char *rate_from = "dt";
-	int which, err;
 	u32 rate;
+	int i, irq;
 
 	if (agt.rate) {
 		pr_warn("%pOF: a timer is already running, node ignored\n", np);
 		return 0;
+	}
+
+	/* By name when the node names them (any order), else by position */
+	for (i = 0; i < ARCH_TIMER_MAX_TIMER_PPI; i++) {
+		irq = by_name ? of_irq_get_byname(np, agt_ppi_dt_name[i]) :
+				of_irq_get(np, i);
+		agt.ppi[i] = irq > 0 ? irq : 0;
 	}
 
 	if (of_property_read_u32(np, "clock-frequency", &rate)) {
@@ -336,51 +479,110 @@ static int __init agt_probe(struct device_node *np)
 		return -EINVAL;
 	}
 
-	agt.el2_phys = is_kernel_in_hyp_mode();
-	which = agt.el2_phys ? ARM_GENERIC_IRQ_EL2_PHYS :
-			       ARM_GENERIC_IRQ_EL1_VIRT;
-	agt.irq = irq_of_parse_and_map(np, which);
-	if (!agt.irq) {
-		pr_err("%pOF: no interrupt #%d for the %s timer\n", np, which,
-		       agt.el2_phys ? "EL2 physical" : "virtual");
+	/*
+	 * "arm,cpu-registers-not-fw-configured" only matters to a 32-bit
+	 * kernel, which may then have to use the secure physical timer; an
+	 * arm64 kernel always finds CNTVOFF_EL2 and CNTHCTL_EL2 set by the
+	 * EL2 code or firmware, so it changes nothing here (nor in stock).
+	 */
+	if (!agt_pick_timer()) {
+		pr_err("%pOF: no %s interrupt (\"%s\") for the %s timer\n", np,
+		       by_name ? "named" : "positional",
+		       agt_ppi_dt_name[agt.uses], agt_timer_name[agt.uses]);
 		return -EINVAL;
 	}
-	agt_kvm_info.virtual_irq = irq_of_parse_and_map(np, ARM_GENERIC_IRQ_EL1_VIRT);
-	agt_kvm_info.physical_irq = irq_of_parse_and_map(np, ARM_GENERIC_IRQ_NONSECURE_PHYS);
-
+	for (i = 0; i < ARRAY_SIZE(agt_dt_errata); i++) {
+		if (of_property_read_bool(np, agt_dt_errata[i]))
+			pr_warn("%pOF: %s: no workaround in this driver, the counter may misread\n",
+				np, agt_dt_errata[i]);
+	}
 	agt.stops_in_idle = !of_property_read_bool(np, "always-on");
-	if (agt_evtstrm_wanted)
-		agt.evnti = agt_evtstrm_bit(rate);
+	agt.stops_in_suspend = of_property_read_bool(np, "arm,no-tick-in-suspend");
 
-	err = request_percpu_irq(agt.irq, agt_fired, "arch_timer", &agt_evt);
-	if (err) {
-		pr_err("%pOF: cannot have interrupt %d: %d\n", np, agt.irq, err);
-		return err;
-	}
+	return agt_start(rate, rate_from);
+}
 
-	if (!of_property_read_bool(np, "arm,no-tick-in-suspend"))
-		agt_clocksource.flags |= CLOCK_SOURCE_SUSPEND_NONSTOP;
-	agt.rate = rate;
-	agt_start_counter();
+TIMER_OF_DECLARE(arm_generic_v8, "arm,armv8-timer", agt_of_probe);
+TIMER_OF_DECLARE(arm_generic_v7, "arm,armv7-timer", agt_of_probe);
 
-	err = cpu_pm_register_notifier(&agt_cpu_pm_nb);
-	if (err)
-		pr_warn("no CPU PM notifier (%d): EL0 access may be lost in idle\n",
-			err);
+/*
+ * Memory-mapped timer frames are not driven: the CPU timers do all the
+ * timekeeping here, and a frame could only serve as the broadcast timer of
+ * CPUs whose own timer stops in deep idle.  Say so once, plainly.
+ */
+static void __init agt_refuse_frames(const char *where)
+{
+	pr_warn("%s: memory-mapped timer frames are not supported by this driver and stay unused\n",
+		where);
+}
 
-	err = cpuhp_setup_state(CPUHP_AP_ARM_ARCH_TIMER_STARTING,
-				"clockevents/arm_generic:starting",
-				agt_cpu_starting, agt_cpu_dying);
-	if (err) {
-		pr_err("cannot set up the per-CPU timers: %d\n", err);
-		return err;
-	}
+static int __init agt_of_mem_probe(struct device_node *np)
+{
+	char where[64];
 
-	pr_info("%u Hz (rate from %s), %s counter, %s timer, event stream %s\n",
-		rate, rate_from, agt.el2_phys ? "physical" : "virtual",
-		agt.el2_phys ? "physical" : "virtual",
-		agt.evnti >= 0 ? "on" : "off");
+	snprintf(where, sizeof(where), "%pOF", np);
+	agt_refuse_frames(where);
 	return 0;
 }
 
-TIMER_OF_DECLARE(arm_generic_v8, "arm,armv8-timer", agt_probe);
+TIMER_OF_DECLARE(arm_generic_mem, "arm,armv7-timer-mem", agt_of_mem_probe);
+
+#ifdef CONFIG_ACPI_GTDT
+/* Count the GT blocks among the GTDT's platform timers (not watchdogs). */
+static void __init agt_acpi_frames(int platform_timers)
+{
+	struct arch_timer_mem *blocks;
+	int n = 0;
+
+	blocks = kcalloc(platform_timers, sizeof(*blocks), GFP_KERNEL);
+	if (!blocks)
+		return;
+	if (!acpi_arch_timer_mem_init(blocks, &n) && n)
+		agt_refuse_frames("GTDT");
+	kfree(blocks);
+}
+
+static int __init agt_acpi_probe(struct acpi_table_header *table)
+{
+	int platform_timers, err;
+	u32 rate;
+
+	if (agt.rate) {
+		pr_warn("GTDT: a timer is already running, table ignored\n");
+		return -EINVAL;
+	}
+
+	err = acpi_gtdt_init(table, &platform_timers);
+	if (err) {
+		pr_err("GTDT: cannot parse the table: %d\n", err);
+		return err;
+	}
+
+	/* The GTDT describes these three; the secure one is not ours. */
+	agt.ppi[ARCH_TIMER_PHYS_NONSECURE_PPI] =
+		acpi_gtdt_map_ppi(ARCH_TIMER_PHYS_NONSECURE_PPI);
+	agt.ppi[ARCH_TIMER_VIRT_PPI] = acpi_gtdt_map_ppi(ARCH_TIMER_VIRT_PPI);
+	agt.ppi[ARCH_TIMER_HYP_PPI] = acpi_gtdt_map_ppi(ARCH_TIMER_HYP_PPI);
+
+	/* ACPI has no other source for the rate: CNTFRQ_EL0 must hold it. */
+	rate = arch_timer_get_cntfrq();
+	if (!rate) {
+		pr_err(FW_BUG "GTDT: CNTFRQ_EL0 is 0 and ACPI gives no other counter rate\n");
+		return -EINVAL;
+	}
+
+	if (!agt_pick_timer()) {
+		pr_err("GTDT: no interrupt for the %s timer\n",
+		       agt_timer_name[agt.uses]);
+		return -EINVAL;
+	}
+	agt.stops_in_idle = acpi_gtdt_c3stop(agt.uses);
+
+	err = agt_start(rate, "cntfrq");
+	if (!err && platform_timers)
+		agt_acpi_frames(platform_timers);
+	return err;
+}
+
+TIMER_ACPI_DECLARE(arm_generic, ACPI_SIG_GTDT, agt_acpi_probe);
+#endif

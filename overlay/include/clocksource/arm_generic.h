@@ -3,11 +3,12 @@
  * Our ARMv8 generic timer driver, drivers/clocksource/arm_generic.c.
  *
  * The rest of the kernel keeps calling the functions it always has
- * (arch_timer_get_rate(), arch_timer_read_counter(), ...) through
- * <clocksource/arm_arch_timer.h>; with CONFIG_CLKSRC_ARM_GENERIC our driver
- * is the one that defines them.  This header holds what is ours: the
- * register fields the driver programs and the layout of the device tree
- * node it is probed from.
+ * (arch_timer_get_rate(), arch_timer_read_counter(),
+ * arch_timer_get_kvm_info(), ...) through <clocksource/arm_arch_timer.h>;
+ * with CONFIG_CLKSRC_ARM_GENERIC our driver is the one that defines them,
+ * and the timers are named by that header's enum arch_timer_ppi_nr.  This
+ * header holds what is ours: the register fields the driver programs and
+ * the figures it is configured with.
  */
 #ifndef __CLOCKSOURCE_ARM_GENERIC_H
 #define __CLOCKSOURCE_ARM_GENERIC_H
@@ -38,23 +39,19 @@
 #define ARM_GENERIC_EVNTI_MAX		15
 
 /*
- * TVAL is a signed 32-bit count down from the moment it is written: an
- * event can be at most S32_MAX ticks away.  The lower bound keeps the
- * clockevents core from asking for events that expire while being set.
+ * Events closer than this many ticks are not asked for: they would expire
+ * while being set.
  */
-#define ARM_GENERIC_TVAL_MIN		16
-#define ARM_GENERIC_TVAL_MAX		0x7fffffffUL
+#define ARM_GENERIC_MIN_DELTA		16
 
-/* The counter is at least this wide on every ARMv8 CPU */
-#define ARM_GENERIC_COUNTER_BITS	56
+/*
+ * The per-CPU timers outrank any memory-mapped or external timer, as in
+ * the stock driver.
+ */
+#define ARM_GENERIC_EVT_RATING		450
 
-/* Order of the interrupts in an "arm,armv8-timer" node */
-enum arm_generic_dt_irq {
-	ARM_GENERIC_IRQ_SECURE_PHYS,
-	ARM_GENERIC_IRQ_NONSECURE_PHYS,
-	ARM_GENERIC_IRQ_EL1_VIRT,
-	ARM_GENERIC_IRQ_EL2_PHYS,
-	ARM_GENERIC_IRQ_EL2_VIRT,
-};
+/* The counter has at least 56 bits and rolls over in no less than 40 years */
+#define ARM_GENERIC_COUNTER_MIN_BITS	56
+#define ARM_GENERIC_ROLLOVER_SECS	(40ULL * 365 * 24 * 60 * 60)
 
 #endif /* __CLOCKSOURCE_ARM_GENERIC_H */
