@@ -112,6 +112,11 @@ CONFIG_CPU_IDLE=y
 CONFIG_ARM_PSCI_CPUIDLE=y
 CONFIG_EFI=y
 CONFIG_ACPI=y
+# PCI: QEMU virt's DSDT describes its PCIe host bridge, and without PCI
+# the DSDT does not load (AE_BAD_PARAMETER): an ACPI boot finds no
+# devices, not even its console
+CONFIG_PCI=y
+CONFIG_PCI_HOST_GENERIC=y
 CONFIG_NET=y
 CONFIG_UNIX=y
 CONFIG_POSIX_MQUEUE=y
