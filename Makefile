@@ -12,58 +12,102 @@ KSRC    ?= $(B)/src/linux-source-6.1
 KERNEL  ?= ours
 FULL    ?= 0
 
-# The guest.  VARIANT=el2 enters the kernel at EL2 (virtualization=on);
-# VARIANT=timer-dt gives the timer node a clock-frequency (QEMU's rate).
+# VARIANT is a list of words.  One kind changes the kernel, with its own
+# object directory: debug (tools/debug.frag: KASAN, lockdep, UBSAN...).
+# The other kind changes the guest: el2 enters the kernel at EL2
+# (virtualization=on); timer-dt gives the timer node a clock-frequency, the
+# armv7 compatible, named interrupts out of order and no always-on.
+# They combine: VARIANT="debug el2" boots the debug kernel at EL2.
+# BASECONFIG=debian starts the kernel's .config from Debian's arm64 config
+# instead of allnoconfig; FRAG=file merges one more fragment on top.
 SMP     ?= 2
 MEM     ?= 512
 CPU     ?= max
 VARIANT ?=
+BASECONFIG ?=
+FRAG    ?=
+T       ?=
 TIMEOUT ?= $(if $(filter 1,$(FULL)),3600,900)
-MACHINE ?= virt,gic-version=3$(if $(filter el2,$(VARIANT)),$(comma)virtualization=on)
+MACHINE ?= virt,gic-version=3,mte=on$(if $(filter el2,$(VARIANT)),$(comma)virtualization=on)
 comma   := ,
+empty   :=
+space   := $(empty) $(empty)
+KVARIANT := $(filter debug,$(VARIANT))
+VARIANT_TAG := $(subst $(space),-,$(strip $(VARIANT)))
+ifneq ($(filter-out debian,$(BASECONFIG)),)
+$(error BASECONFIG must be empty or "debian", not "$(BASECONFIG)")
+endif
+ifneq ($(FRAG),)
+ifeq ($(wildcard $(FRAG)),)
+$(error FRAG=$(FRAG): no such file)
+endif
+endif
 
 export ARCH := arm64
 export CROSS_COMPILE := aarch64-linux-gnu-
 export CROSS_COMPILE_COMPAT := arm-linux-gnueabihf-
+
+# ccache, when the machine has it (CCACHE= turns it off): a masquerade
+# directory first on PATH, so every compiler the kernel's make names goes
+# through it.  Paths are hashed relative to this checkout, so clones and
+# worktrees share one cache.
+CCACHE  ?= $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+CCACHE_BIN := $(abspath $(B))/ccache-bin
+$(shell mkdir -p $(CCACHE_BIN) && for c in $(CROSS_COMPILE)gcc $(CROSS_COMPILE_COMPAT)gcc gcc; do \
+	ln -sf $(CCACHE) $(CCACHE_BIN)/$$c; done)
+export PATH := $(CCACHE_BIN):$(PATH)
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+endif
 NPROC   := $(shell nproc)
 TOOLS   := tools
 
 # Which kernel: ours = pristine + overlay + hunks, built in B/out;
-# stock = the pristine tree with the same fragment less our options.
+# stock = the pristine tree with the same fragment less our options.  A
+# kernel variant or another base config gets an object directory of its own.
+KSUFFIX := $(if $(BASECONFIG),-$(BASECONFIG))$(if $(KVARIANT),-$(KVARIANT))
 ifeq ($(KERNEL),stock)
 KTREE   := $(KSRC)
-KOBJ    := $(B)/stock
-FRAG    := $(B)/frag/stock.frag
+KOBJ    := $(B)/stock$(KSUFFIX)
+TREE_STAMP := $(B)/src/.extracted
 else ifeq ($(KERNEL),ours)
 KTREE   := $(B)/linux
-KOBJ    := $(B)/out
-FRAG    := $(B)/frag/ours.frag
+KOBJ    := $(B)/out$(KSUFFIX)
+TREE_STAMP := $(B)/sync/changed
 else
 $(error KERNEL must be "ours" or "stock", not "$(KERNEL)")
 endif
+KFRAG   := $(B)/frag/$(KERNEL)$(KSUFFIX)$(if $(FRAG),-extra).frag
 IMAGE   := $(KOBJ)/arch/arm64/boot/Image
-RUNDIR  := $(B)/run/$(KERNEL)$(if $(VARIANT),-$(VARIANT))
+RUNDIR  := $(B)/run/$(KERNEL)$(if $(BASECONFIG),-$(BASECONFIG))$(if $(VARIANT_TAG),-$(VARIANT_TAG))
 
 DTS_DEFS = -DNR_CPUS=$(SMP) $(if $(filter el2,$(VARIANT)),-DPSCI_METHOD='"smc"') \
-	$(if $(filter timer-dt,$(VARIANT)),-DTIMER_FREQUENCY=62500000) $(DTS_EXTRA)
+	$(if $(filter timer-dt,$(VARIANT)),-DTIMER_FREQUENCY=62500000 -DTIMER_VARIANT) $(DTS_EXTRA)
 DTB     := $(RUNDIR)/virt.dtb
 
-.PHONY: help deps pristine sync config vmlinux stock dtb tests kselftests \
-	rootfs selftest test test-host compare qemu patches originality clean
+.PHONY: help deps pristine sync sync-stale config vmlinux stock dtb tests kselftests \
+	rootfs selftest selftest-run test test-host compare qemu qemu-gdb drift patches originality clean
 
 help:
 	@sed -n 's/^## \{0,1\}//p' $(MAKEFILE_LIST)
 
 ## Targets:
-##   make qemu [CMD='...']   boot to a busybox shell, or run CMD and exit with its status
+##   make qemu [CMD='...']   boot to a busybox shell, or run CMD (make fails if CMD
+##                           does; `tools/qemu-run CMD` exits with CMD's own status)
+##   make qemu-gdb           the same guest stopped at its first instruction, with
+##                           gdb-multiarch attached to vmlinux (GDBARGS=...)
 ##   make test               host tests, then the guest tests (the test command)
 ##   make selftest           boot the test rootfs and run every guest test
-##                           (KERNEL=stock, VARIANT=el2|timer-dt, SUITES="signal ...",
-##                            KSELFTESTS=none|all|"timers vDSO", FULL=1, SMP=N, CPU=...)
+##                           (KERNEL=stock, VARIANT="debug el2 timer-dt", T=regex,
+##                            SUITES="signal ...", KSELFTESTS=none|all|"timers vDSO",
+##                            FULL=1, SMP=N, CPU=..., FRAG=file, BASECONFIG=debian)
 ##   make sync               pristine tree + overlay + hunks -> build/linux
 ##   make vmlinux            configure and build our kernel (Image, vmlinux)
 ##   make stock              build the pristine kernel, same fragment, into build/stock
 ##   make compare            selftest on both kernels, side by side (build/compare.json)
+##   make drift              what upstream changed in the stock files we replace,
+##                           from the 6.1.y our overlay was written against (tools/drift.base)
 ##   make patches            the overlay as a git format-patch series (build/patches)
 ##   make bench              ours against stock under QEMU -icount (ROUNDS=, QUICK=1, COLD=0)
 ##   make originality        hold overlay/ against the pristine tree and the seeds
@@ -88,27 +132,47 @@ ifeq ($(origin KSRC),file)
 PRISTINE_DEP := $(B)/src/.extracted
 endif
 
-# -- ours: sync, configure, build
+# -- ours: sync, configure, build.  `make sync` always syncs; the build
+# syncs only when an input is newer than the last sync (sync-stale), and
+# tools/sync touches B/sync/changed only when the tree really changed.
+SYNC = $(TOOLS)/sync $(KSRC) overlay $(TOOLS)/hunks $(B)/linux $(B)/sync
 sync: deps $(PRISTINE_DEP)
-	@$(TOOLS)/sync $(KSRC) overlay $(TOOLS)/hunks $(B)/linux $(B)/sync
+	@$(SYNC)
+	@$(TOOLS)/drift-check $(KSRC) $(TOOLS)/drift.base
+sync-stale: deps $(PRISTINE_DEP)
+	@if [ ! -f $(B)/sync/synced ] || [ ! -f $(B)/sync/changed ] || [ -n "$$(find overlay \
+		$(TOOLS)/hunks $(TOOLS)/sync $(TOOLS)/apply-hunks $(PRISTINE_DEP) -newer $(B)/sync/synced \
+		-print -quit)" ]; then $(SYNC) && $(TOOLS)/drift-check $(KSRC) $(TOOLS)/drift.base; fi
 
-# Fragments: ours strips the "ours" markers, stock drops that block.
-$(B)/frag/ours.frag $(B)/frag/stock.frag: Kbuild.frag
+# The fragment: Kbuild.frag (ours: the "ours" markers stripped; stock: that
+# block dropped), then tools/debug.frag for VARIANT=debug, then FRAG; the
+# last setting of an option wins, as with merge_config.sh.
+$(KFRAG): FORCE
 	@mkdir -p $(B)/frag
-	@grep -v '^# @ours-' Kbuild.frag > $(B)/frag/ours.frag
-	@sed '/^# @ours-begin/,/^# @ours-end/d' Kbuild.frag > $(B)/frag/stock.frag
+	@$(if $(filter stock,$(KERNEL)),sed '/^# @ours-begin/$(comma)/^# @ours-end/d',grep -v '^# @ours-') \
+		Kbuild.frag > $@.base
+	@$(TOOLS)/merge-frags $@.base $(if $(BASECONFIG),$(TOOLS)/$(BASECONFIG).frag) \
+		$(if $(KVARIANT),$(TOOLS)/debug.frag) $(FRAG) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	@rm -f $@.base
 
+BASE_DEP := $(if $(BASECONFIG),$(B)/debs/linux-config-6.1_arm64/.extracted)
+BASE_CONFIG := $(if $(BASECONFIG),$(B)/debs/linux-config-6.1_arm64/usr/src/linux-config-6.1/config.arm64_none_arm64.xz)
 ifeq ($(KERNEL),stock)
-config: deps $(PRISTINE_DEP) $(FRAG)
+config: deps $(PRISTINE_DEP) $(KFRAG) $(BASE_DEP)
 else
-config: sync $(FRAG)
+config: sync-stale $(KFRAG) $(BASE_DEP)
 endif
-	@$(TOOLS)/kconfig $(KTREE) $(KOBJ) $(FRAG)
+	@TREE_STAMP=$(TREE_STAMP) $(TOOLS)/kconfig $(KTREE) $(KOBJ) $(KFRAG) $(BASE_CONFIG)
 
+# Built already when B/…/.built is newer than the .config and the tree's
+# last change: then the kernel's own make (a 20-second walk) is skipped.
 vmlinux: config
-	@echo "  BUILD   $(KERNEL) kernel in $(KOBJ)"
-	@$(MAKE) -s -C $(KTREE) O=$(abspath $(KOBJ)) -j$(NPROC) Image vmlinux
-	@$(MAKE) -s -C $(KTREE) O=$(abspath $(KOBJ)) usr/gen_init_cpio >/dev/null 2>&1 || true
+	@if [ -f $(KOBJ)/.built ] && [ -f $(IMAGE) ] && [ $(KOBJ)/.built -nt $(KOBJ)/.config ] && \
+		[ ! $(TREE_STAMP) -nt $(KOBJ)/.built ]; then :; else \
+		echo "  BUILD   $(KERNEL) kernel in $(KOBJ)" && \
+		$(MAKE) -s -C $(KTREE) O=$(abspath $(KOBJ)) -j$(NPROC) Image vmlinux && \
+		touch $(KOBJ)/.built; fi
 
 stock:
 	@$(MAKE) --no-print-directory vmlinux KERNEL=stock
@@ -118,7 +182,8 @@ dtb: $(DTB)
 $(DTB): dts/virt.dts FORCE
 	@mkdir -p $(RUNDIR)
 	@cpp -nostdinc -undef -x assembler-with-cpp -P $(DTS_DEFS) dts/virt.dts > $(DTB).dts
-	@dtc -q -I dts -O dtb -o $@ $(DTB).dts
+	@cmp -s $(DTB).dts $(DTB).src 2>/dev/null && [ -f $@ ] || \
+		{ dtc -q -I dts -O dtb -o $@ $(DTB).dts && cp $(DTB).dts $(DTB).src; }
 
 GEN_CPIO := $(B)/host/gen_init_cpio
 $(GEN_CPIO): $(PRISTINE_DEP)
@@ -132,66 +197,125 @@ $(B)/guest/runner: rootfs/runner.c
 	@mkdir -p $(dir $@)
 	@aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -o $@ $<
 
-BUSYBOX   = $(shell $(TOOLS)/fetch-deb busybox-static:arm64 $(B)/debs)/bin/busybox
-BUSYBOX32 = $(shell $(TOOLS)/fetch-deb busybox-static:armhf $(B)/debs)/bin/busybox
-LIBC = $(shell $(TOOLS)/fetch-deb libc6:arm64 $(B)/debs)
-LIBC32 = $(shell $(TOOLS)/fetch-deb libc6:armhf $(B)/debs)
+# Debian's .debs, each fetched once: a failed download stops the build
+# (no stand-in from the host).
+$(B)/debs/%/.extracted: | deps
+	@$(TOOLS)/fetch-deb $(subst _,:,$*) $(B)/debs > /dev/null
+DEBS      := $(foreach p,busybox-static_arm64 busybox-static_armhf libc6_arm64 libc6_armhf,$(B)/debs/$(p)/.extracted)
+BUSYBOX   := $(B)/debs/busybox-static_arm64/bin/busybox
+BUSYBOX32 := $(B)/debs/busybox-static_armhf/bin/busybox
+LIBC      := $(B)/debs/libc6_arm64
+LIBC32    := $(B)/debs/libc6_armhf
+GUEST_BITS := $(B)/guest/init $(B)/guest/runner $(GEN_CPIO) $(DEBS)
 
 tests: deps
 	@$(TOOLS)/build-tests tests $(B)/tests
 
-KSFT_TARGETS := arm64/signal arm64/abi arm64/fp sigaltstack timers vDSO
+KSFT_TARGETS := arm64/signal arm64/abi arm64/fp arm64/bti arm64/pauth arm64/tags \
+	sigaltstack timers vDSO
 KSFT_TARGETS32 := sigaltstack timers vDSO
 kselftests: deps $(PRISTINE_DEP)
 	@$(TOOLS)/build-kselftests $(KSRC) $(B)/ksft aarch64 $(KSFT_TARGETS)
 	@$(TOOLS)/build-kselftests $(KSRC) $(B)/ksft armhf $(KSFT_TARGETS32)
 
-ROOTFS := $(B)/guest/test-$(KERNEL)$(if $(VARIANT),-$(VARIANT)).cpio
-rootfs: tests kselftests $(B)/guest/init $(B)/guest/runner $(GEN_CPIO)
-	@LIBC=$(LIBC) LIBC32=$(LIBC32) $(TOOLS)/guest-root $(B)/guest/root $(B)/guest/init $(B)/guest/runner \
-		$(BUSYBOX) $(BUSYBOX32) $(B)/tests $(B)/ksft tests/kselftests.list
-	@$(TOOLS)/mkcpio $(GEN_CPIO) $(B)/guest/root $(ROOTFS)
+ROOTFS := $(B)/guest/test-$(KERNEL)$(if $(VARIANT_TAG),-$(VARIANT_TAG)).cpio
+rootfs: tests kselftests $(GUEST_BITS)
+	@LIBC=$(LIBC) LIBC32=$(LIBC32) T='$(T)' $(TOOLS)/guest-root $(ROOTFS).d $(B)/guest/init \
+		$(B)/guest/runner $(BUSYBOX) $(BUSYBOX32) $(B)/tests $(B)/ksft tests/kselftests.list
+	@KSELFTESTS='$(KSELFTESTS)' $(TOOLS)/kvm-root $(ROOTFS).d $(KVMSFT)/out tests/kvm-selftests.list
+	@$(TOOLS)/mkcpio $(GEN_CPIO) $(ROOTFS).d $(ROOTFS)
 
 GUEST_ENV = MACHINE=$(MACHINE) CPU=$(CPU) SMP=$(SMP) MEM=$(MEM) \
 	VMLINUX=$(KOBJ)/vmlinux KTREE=$(KTREE)
 
-selftest: vmlinux rootfs $(DTB)
-	@echo "  BOOT    $(KERNEL) kernel, $(MACHINE), -cpu $(CPU), -smp $(SMP)"
-	@$(GUEST_ENV) TIMEOUT=$(TIMEOUT) APPEND='$(APPEND)' \
+# The results of an earlier run go first: a run that cannot start (the
+# kernel does not build) leaves none behind to be taken for its own.
+selftest:
+	@rm -f $(RUNDIR)/results.json $(RUNDIR)/junit.xml $(B)/results.json $(B)/junit.xml
+	@$(MAKE) --no-print-directory selftest-run
+
+selftest-run: vmlinux rootfs $(DTB)
+	@echo "  BOOT    $(KERNEL)$(KSUFFIX) kernel, $(MACHINE), -cpu $(CPU), -smp $(SMP)"
+	@$(GUEST_ENV) TIMEOUT=$(TIMEOUT) APPEND='$(APPEND)' LABEL=$(notdir $(RUNDIR)) \
 		$(TOOLS)/run-guest $(IMAGE) $(DTB) $(ROOTFS) $(RUNDIR); st=$$?; \
-		cp $(RUNDIR)/results.json $(B)/results.json 2>/dev/null; exit $$st
+		cp $(RUNDIR)/results.json $(RUNDIR)/junit.xml $(B)/ 2>/dev/null; exit $$st
 
 # Interactive shell, or one command (hex-encoded on the kernel command line).
-qemu: vmlinux $(B)/guest/init $(B)/guest/runner $(GEN_CPIO) $(DTB)
-	@SUITES=none KSELFTESTS=none $(TOOLS)/guest-root $(B)/guest/shroot $(B)/guest/init \
+SHELL_CPIO := $(B)/guest/shell.cpio
+$(SHELL_CPIO): $(GUEST_BITS) $(TOOLS)/guest-root $(TOOLS)/mkcpio
+	@SUITES=none KSELFTESTS=none T= $(TOOLS)/guest-root $(B)/guest/shroot $(B)/guest/init \
 		$(B)/guest/runner $(BUSYBOX) $(BUSYBOX32) $(B)/tests $(B)/ksft tests/kselftests.list
-	@$(TOOLS)/mkcpio $(GEN_CPIO) $(B)/guest/shroot $(B)/guest/shell.cpio
-	@$(GUEST_ENV) $(TOOLS)/qemu-shell $(IMAGE) $(DTB) $(B)/guest/shell.cpio '$(subst ','\'',$(CMD))'
+	@$(TOOLS)/mkcpio $(GEN_CPIO) $(B)/guest/shroot $@
+qemu: vmlinux $(SHELL_CPIO) $(DTB)
+	@st=0; $(GUEST_ENV) $(TOOLS)/qemu-shell $(IMAGE) $(DTB) $(SHELL_CPIO) \
+		'$(subst ','\'',$(CMD))' || st=$$?; \
+		$(if $(QEMU_STATUS),echo $$st > $(QEMU_STATUS),exit $$st)
+
+# The same guest, stopped at its first instruction, gdb-multiarch on vmlinux
+# (nokaslr, so that its addresses are the kernel's).  GDBARGS for a batch.
+GDBPORT ?= 1234
+qemu-gdb: vmlinux $(SHELL_CPIO) $(DTB)
+	@$(TOOLS)/deps gdb-multiarch:gdb-multiarch
+	@$(GUEST_ENV) GDBPORT=$(GDBPORT) $(TOOLS)/qemu-gdb $(IMAGE) $(DTB) $(SHELL_CPIO) \
+		$(RUNDIR) $(GDBARGS)
 
 # -- the test command: host tests, the guest suite, the exception-trace
-# and timer suites again with the kernel entered at EL2, and the timer
-# suite with the rate in the device tree.  Every step runs even when one
-# fails; the last line counts them all.
+# and timer suites again with the kernel entered at EL2, the timer suite
+# with the rate in the device tree, and our own suites on the debug kernel
+# (KASAN, lockdep, UBSAN...: any report fails the run; each program gets
+# three times the usual 60 s there).  Every step runs
+# even when one fails; the last line counts them all; B/test-times says
+# where the time went.
+DEBUG_SUITES := signal compat timer
+# The EL2 and ACPI guests run every timers kselftest but threadtest: a
+# minute of clock reads that the plain guest already makes, and nothing in
+# it depends on how the kernel was entered.
+SHORT_TIMERS := ^kselftest/timers [a-z0-9]+ (nanosleep|posix_timers)
 TEST_RESULTS = $(B)/results-host.json $(B)/run/ours/results.json \
-	$(B)/run/ours-el2/results.json $(B)/run/ours-timer-dt/results.json
+	$(B)/run/ours-el2/results.json $(B)/run/ours-timer-dt/results.json \
+	$(B)/run/ours-debug/results.json
+STEP = $(TOOLS)/timed $(B)/test-times
 test:
-	@mkdir -p $(B) && rm -f $(TEST_RESULTS) $(B)/test-status
-	@$(MAKE) --no-print-directory test-host; echo $$? >> $(B)/test-status
-	@$(MAKE) --no-print-directory selftest; echo $$? >> $(B)/test-status
-	@$(MAKE) --no-print-directory selftest VARIANT=el2 SUITES="trace timer" \
-		KSELFTESTS="timers vDSO"; echo $$? >> $(B)/test-status
-	@$(MAKE) --no-print-directory selftest VARIANT=timer-dt SUITES=timer \
+	@mkdir -p $(B) && rm -f $(TEST_RESULTS) $(B)/test-status $(B)/test-times
+	@$(STEP) build $(MAKE) --no-print-directory vmlinux rootfs; echo $$? >> $(B)/test-status
+	@$(TOOLS)/background $(B)/build-debug.log $(B)/build-debug.status \
+		$(MAKE) --no-print-directory vmlinux VARIANT=debug
+	@$(STEP) host $(MAKE) --no-print-directory test-host; echo $$? >> $(B)/test-status
+	@$(STEP) guest $(MAKE) --no-print-directory selftest; echo $$? >> $(B)/test-status
+	@$(STEP) guest-el2 $(MAKE) --no-print-directory selftest VARIANT=el2 SUITES="trace timer" \
+		KSELFTESTS="timers vDSO" T='^(trace|timer|kselftest/vDSO) |$(SHORT_TIMERS)'; echo $$? >> $(B)/test-status
+	@$(STEP) guest-timer-dt $(MAKE) --no-print-directory selftest VARIANT=timer-dt SUITES=timer \
 		KSELFTESTS=none; echo $$? >> $(B)/test-status
+	@$(STEP) build-debug-wait $(TOOLS)/await $(B)/build-debug.status $(B)/build-debug.log; \
+		echo $$? >> $(B)/test-status
+	@$(STEP) guest-debug $(MAKE) --no-print-directory selftest VARIANT=debug \
+		SUITES="$(DEBUG_SUITES)" KSELFTESTS=none SUITE_TIMEOUT=180; echo $$? >> $(B)/test-status
+	@$(STEP) guest-el2-vhe $(MAKE) --no-print-directory selftest VARIANT=el2-vhe SUITES=boot \
+		KSELFTESTS=kvm; echo $$? >> $(B)/test-status
+	@$(STEP) guest-el2-nvhe $(MAKE) --no-print-directory selftest VARIANT=el2-nvhe SUITES=boot \
+		KSELFTESTS=kvm; echo $$? >> $(B)/test-status
+	@$(STEP) guest-acpi $(MAKE) --no-print-directory selftest VARIANT=acpi SUITES="boot timer" \
+		KSELFTESTS="timers vDSO" T='^(boot|timer|kselftest/vDSO) |$(SHORT_TIMERS)'; echo $$? >> $(B)/test-status
+	@sed "s/^/  TIME    /" $(B)/test-times
 	@$(TOOLS)/summary $(B)/test-status $(TEST_RESULTS)
 
 test-host: vmlinux rootfs
 	@echo "  HOST    tests/host"
 	@B=$(B) KSRC=$(KSRC) $(TOOLS)/host-tests tests/host $(B)/results-host.json
 
+# Both sides run now, or the comparison fails: stale results are removed
+# first and each side's build id must be its vmlinux's.
 compare:
+	@rm -f $(B)/run/ours$(KSUFFIX)/results.json $(B)/run/stock$(KSUFFIX)/results.json
 	@$(MAKE) --no-print-directory selftest KERNEL=ours; \
 		$(MAKE) --no-print-directory selftest KERNEL=stock; \
-		$(TOOLS)/compare $(B)/run/stock/results.json $(B)/run/ours/results.json $(B)/compare.json
+		$(TOOLS)/compare $(B)/run/stock$(KSUFFIX)/results.json $(B)/run/ours$(KSUFFIX)/results.json \
+		$(B)/compare.json $(B)/stock$(KSUFFIX)/vmlinux $(B)/out$(KSUFFIX)/vmlinux
+
+# Upstream's changes to the stock files our overlay replaces, since the
+# 6.1.y it was written against (tools/drift.base).
+drift: deps $(PRISTINE_DEP)
+	@$(TOOLS)/drift $(KSRC) overlay $(TOOLS)/drift.base $(B)/drift
 
 patches: sync
 	@$(TOOLS)/patches $(KSRC) $(B)/linux overlay $(B)/patches
@@ -203,6 +327,62 @@ clean:
 	rm -rf $(B)
 
 FORCE:
+
+# -- issue 13 (kvm): KVM at EL2, VHE and nVHE, and the UEFI/ACPI boot.
+# VARIANT=el2-vhe and el2-nvhe enter at EL2 as el2 does, KVM in VHE mode
+# or keeping only its hypervisor at EL2 (kvm-arm.mode=nvhe), with guest
+# time counting instructions (tools/run-guest ICOUNT): the KVM selftests'
+# time margins (arch_timer: 100 us) cannot hold in a guest's guest under
+# TCG otherwise.  VARIANT=acpi boots through Debian's UEFI firmware with
+# ACPI tables and no device tree (tools/run-guest FIRMWARE).  variant=NAME
+# on the command line tells tests/boot what the guest must be.  The
+# upstream KVM selftests (tests/kvm-selftests.list) are the kselftest
+# target "kvm".  Lines outside this block: the kvm-root line of `rootfs`
+# and make test's el2-vhe, el2-nvhe and acpi steps.
+EFI_FIRMWARE ?= /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+KVMSFT  := $(B)/kvmsft
+ifneq ($(filter el2-vhe el2-nvhe,$(VARIANT)),)
+MACHINE := $(MACHINE),virtualization=on
+DTS_DEFS += -DPSCI_METHOD='"smc"'
+export ICOUNT := shift=0,sleep=off
+endif
+ifeq ($(VARIANT),el2-nvhe)
+override APPEND += kvm-arm.mode=nvhe
+endif
+ifeq ($(VARIANT),acpi)
+MACHINE := $(MACHINE),acpi=on
+export FIRMWARE := $(EFI_FIRMWARE)
+endif
+override APPEND += $(if $(VARIANT),variant=$(VARIANT))
+qemu: export APPEND := $(APPEND)
+TEST_RESULTS += $(B)/run/ours-el2-vhe/results.json $(B)/run/ours-el2-nvhe/results.json \
+	$(B)/run/ours-acpi/results.json
+
+.PHONY: kvm-selftests
+kselftests: kvm-selftests
+kvm-selftests: deps $(PRISTINE_DEP)
+	@$(TOOLS)/build-kvm-selftests $(KSRC) $(KVMSFT) tests/kvm-selftests.list
+
+# -- tests/stress (issue 16), in a boot of its own on 4 CPUs; not yet in
+# make test (see README: it is not green on ours).  Without
+# DURATION, the bounded run: a fixed number of cases per
+# program and a fixed seed.  DURATION=s: s seconds shared out by the
+# programs (tests/stress/stress.h), seed from the clock.  SEED= sets the
+# base seed, REPLAY=abi/program:seed replays one case.
+##   make stress [DURATION=s]  tests/stress on 4 CPUs: bounded run, or s seconds (SEED=, REPLAY=)
+##   make compare-stress     make stress on ours and on stock, side by side (build/compare-stress.json)
+.PHONY: stress compare-stress
+STRESS_ENV = $(if $(DURATION),STRESS_DURATION=$(DURATION)) $(if $(SEED),STRESS_SEED=$(SEED)) \
+	$(if $(REPLAY),STRESS_REPLAY=$(REPLAY))
+stress:
+	@$(MAKE) --no-print-directory selftest VARIANT=stress SUITES=stress KSELFTESTS=none SMP=4 \
+		SUITE_TIMEOUT=$(if $(DURATION),$$(($(DURATION) / 3 + 120)),300) \
+		TIMEOUT=$(if $(DURATION),$$(($(DURATION) * 2 + 300)),1200) APPEND='$(APPEND) $(STRESS_ENV)'
+compare-stress:
+	@$(MAKE) --no-print-directory stress KERNEL=ours; \
+		$(MAKE) --no-print-directory stress KERNEL=stock; \
+		$(TOOLS)/compare $(B)/run/stock-stress/results.json \
+		$(B)/run/ours-stress/results.json $(B)/compare-stress.json
 
 # -- benchmarks (not tests): make bench
 include tools/bench.mk

@@ -21,8 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
 
@@ -120,6 +124,46 @@ static void sig_fp(void)
 	syscall(SYS_tgkill, pid, tid, SIGUSR1);
 }
 
+#ifdef __aarch64__
+/*
+ * SVE live: a syscall drops the SVE state, so these signals come from a
+ * BRK instead, with Z0 and P0 just written; the SIGTRAP handler steps
+ * over the BRK.  The whole SVE state at the thread's vector length goes
+ * through the frame and back each time.
+ */
+#ifndef PR_SVE_SET_VL
+#define PR_SVE_SET_VL 50
+#endif
+#define HWCAP_SVE_BIT (1UL << 22)
+
+static void on_trap(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	(void)sig;
+	(void)si;
+	uc->uc_mcontext.pc += 4;
+	handled++;
+}
+
+static void sig_sve(void)
+{
+	__asm__ volatile(".arch_extension sve\n\tptrue p0.b\n\t"
+			 "dup z0.b, #1\n\tbrk #0x5e" ::: "v0", "memory");
+}
+
+static void signal_sve(const char *metric, int vl_bits)
+{
+	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO };
+
+	if (!(getauxval(AT_HWCAP) & HWCAP_SVE_BIT) ||
+	    (prctl(PR_SVE_SET_VL, vl_bits / 8) & 0xffff) != vl_bits / 8)
+		return;
+	sigaction(SIGTRAP, &sa, NULL);
+	per_op(metric, sig_sve, 5000);
+}
+#endif
+
 /* -- syscalls */
 
 static int zero_fd;
@@ -211,6 +255,54 @@ static void timerfd_overshoot(int n)
 	report("timerfd_1ms_over", v, "us", n * 1000.0);
 }
 
+/*
+ * -- the same fast paths with the other CPU busy: a child pinned to CPU 1
+ * loops on sigpending() and sched_yield(), two syscalls that never sleep.
+ * Under -icount QEMU runs the CPUs in turn, so a kernel that makes one of
+ * them hog the turns (issue 17) shows here as a slower CPU 0.
+ */
+static pid_t busy_sibling_start(void)
+{
+	cpu_set_t cpus;
+	pid_t child;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return -1;
+	child = fork();
+	if (child == 0) {
+		sigset_t set;
+
+		CPU_ZERO(&cpus);
+		CPU_SET(1, &cpus);
+		if (sched_setaffinity(0, sizeof(cpus), &cpus))
+			_exit(1);
+		for (;;) {
+			sigpending(&set);
+			sched_yield();
+		}
+	}
+	return child;
+}
+
+static void busy_sibling_stop(pid_t child)
+{
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+static void busy_sibling_rows(void)
+{
+	pid_t child = busy_sibling_start();
+
+	if (child < 0) {
+		fprintf(stderr, "bench: one CPU, no busy-sibling rows\n");
+		return;
+	}
+	per_op("null_syscall_busy_sibling", null_syscall, 50000);
+	per_op("signal_nofp_busy_sibling", sig_nofp, 20000);
+	busy_sibling_stop(child);
+}
+
 #ifdef __aarch64__
 /*
  * Boot to init: when init's first child, the runner that started us, was
@@ -272,8 +364,14 @@ int main(int argc, char **argv)
 	per_op("gettimeofday_vdso", gtod_vdso, 200000);
 	per_op("clock_gettime_syscall", cgt_syscall, 50000);
 	per_op("gettimeofday_syscall", gtod_syscall, 50000);
+	busy_sibling_rows();
 	sleep_overshoot(200 / scale);
 	timerfd_overshoot(200 / scale);
+#ifdef __aarch64__
+	/* last: they leave the vector length changed */
+	signal_sve("signal_sve256", 256);
+	signal_sve("signal_sve2048", 2048);
+#endif
 	if (handled < 2)
 		fprintf(stderr, "bench: the signal handler never ran\n");
 	return handled < 2;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * init for the test guest: mount the pseudo file systems, then run one of
- *   mode=test   the test runner (/bin/runner), its KTAP on the console
+ *   mode=test   the test runner (/bin/runner), its KTAP on /dev/hvc0
  *   mode=cmd    the command hex-encoded in CMDHEX, through busybox sh;
  *               its exit status is printed as "@@CMD-EXIT <n>"
  *   mode=shell  an interactive busybox shell with job control

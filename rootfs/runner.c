@@ -9,11 +9,19 @@
  * kind "exit": one result "<suite> <abi> <program>" from the exit status,
  *              kselftest style (0 pass, 4 skip, anything else fail).
  *
- * Every result is printed as a top-level KTAP line; everything a program
- * prints is echoed as "# " diagnostics.  A program that outlives its
- * timeout is killed with its process group and fails.  At the end the
- * kernel log is printed with a "@@KLOG " prefix so that the host can look
- * for oopses and warnings that the quiet console did not show.
+ * Results go to the file named by the "results" environment variable (the
+ * host's results channel, /dev/hvc0, a virtio console of its own, so that
+ * no kernel message can split a line), else to stdout.  Every result is a
+ * top-level KTAP line followed by "# @@DURATION <seconds>"; what a program
+ * prints is echoed as "# <program>: <line>" diagnostics.  The run opens
+ * with "# @@BUILD-ID <hex>" (the running kernel's, from /sys/kernel/notes)
+ * and closes with the plan "1..N" and "@@RUNNER-DONE".
+ *
+ * Nothing that went wrong becomes a pass or a skip: a program that cannot
+ * be executed, whose KTAP plan does not match its results, that outlives
+ * its timeout or that skips without a reason fails.  The one skip the
+ * runner makes itself is an armhf program on a system without AArch32 at
+ * EL0 (the kernel refuses PER_LINUX32), decided before it runs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,84 +32,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/klog.h>
+#include <sys/personality.h>
 #include <sys/wait.h>
 
 #define KSFT_SKIP	4
-#define EXIT_NOEXEC	126
-#define NOEXEC_MARK	"@@runner: ENOEXEC"
+#define EXEC_MARK	"@@runner: exec failed: errno "
 
+static FILE *out;
 static int results;
-
-static void emit(int ok, const char *suite, const char *abi, const char *name,
-		 const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d %s %s %s", ok ? "ok" : "not ok", ++results, suite, abi, name);
-	if (fmt) {
-		printf(" # ");
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-	}
-	printf("\n");
-	fflush(stdout);
-}
-
-struct run {
-	const char *kind, *suite, *abi, *prog;
-	int cases, failed, noexec;
-	char last[256];		/* last diagnostic line, for a skip reason */
-	char skipped[256];	/* last line that said why it skipped */
-};
-
-/* One line of the program's output. */
-static void take_line(struct run *r, char *line)
-{
-	int ok = !strncmp(line, "ok ", 3), notok = !strncmp(line, "not ok ", 7);
-
-	if (!strcmp(line, NOEXEC_MARK)) {
-		r->noexec = 1;
-		return;
-	}
-	if (!strcmp(r->kind, "ktap") && (ok || notok)) {
-		char *p = line + (ok ? 3 : 7), *name, *directive;
-		char full[512];
-
-		strtol(p, &p, 10);
-		while (*p == ' ')
-			p++;
-		name = p;
-		directive = strstr(p, " # ");
-		if (directive) {
-			*directive = '\0';
-			directive += 3;
-		}
-		snprintf(full, sizeof(full), "%s.%s", r->prog, *name ? name : "unnamed");
-		for (p = full; *p; p++)
-			if (*p == ' ')
-				*p = '_';
-		r->cases++;
-		if (!ok)
-			r->failed++;
-		if (directive)
-			emit(ok, r->suite, r->abi, full, "%s", directive);
-		else
-			emit(ok, r->suite, r->abi, full, NULL);
-		return;
-	}
-	printf("# %s: %s\n", r->prog, line);
-	while (*line == '#' || *line == ' ')
-		line++;
-	if (*line && strncmp(line, "Totals:", 7) && strncmp(line, "Planned tests", 13))
-		snprintf(r->last, sizeof(r->last), "%s", line);
-	if (strstr(line, "SKIP") || strstr(line, "skip") || strstr(line, "not available"))
-		if (strncmp(line, "Totals:", 7))
-			snprintf(r->skipped, sizeof(r->skipped), "%s", line);
-}
+static double last_result;
 
 static double now(void)
 {
@@ -111,10 +53,120 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void emit(int ok, const char *suite, const char *abi, const char *name,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	double t = now();
+
+	fprintf(out, "%s %d %s %s %s", ok ? "ok" : "not ok", ++results, suite, abi, name);
+	if (fmt) {
+		fprintf(out, " # ");
+		va_start(ap, fmt);
+		vfprintf(out, fmt, ap);
+		va_end(ap);
+	}
+	fprintf(out, "\n# @@DURATION %.3f\n", t - last_result);
+	fflush(out);
+	last_result = t;
+}
+
+struct run {
+	const char *kind, *suite, *abi, *prog;
+	int cases, failed, plan, exec_errno;
+	char last[256];		/* last diagnostic line, for a skip reason */
+	char skipped[256];	/* last line that said why it skipped */
+};
+
+/* "ok N name # directive" of the program, as our own result. */
+static void take_result(struct run *r, char *line, int ok)
+{
+	char *p = line + (ok ? 3 : 7), *name, *directive;
+	char full[512];
+
+	strtol(p, &p, 10);
+	while (*p == ' ')
+		p++;
+	if (*p == '-' && p[1] == ' ')
+		p += 2;
+	name = p;
+	if (!strncmp(p, "# ", 2)) {
+		name = "";	/* "ok 3 # SKIP ...": no name */
+		directive = p + 2;
+	} else if ((directive = strstr(p, " # "))) {
+		*directive = '\0';
+		directive += 3;
+	}
+	snprintf(full, sizeof(full), "%s.%s", r->prog, *name ? name : "unnamed");
+	for (p = full; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	r->cases++;
+	if (ok && directive && !strncasecmp(directive, "SKIP", 4)) {
+		p = directive + 4;
+		while (*p == ' ')
+			p++;
+		if (!*p) {
+			/* a skip must say why: without a reason it is a bug */
+			r->failed++;
+			emit(0, r->suite, r->abi, full, "SKIP without a reason");
+			return;
+		}
+	}
+	if (!ok)
+		r->failed++;
+	if (directive)
+		emit(ok, r->suite, r->abi, full, "%s", directive);
+	else
+		emit(ok, r->suite, r->abi, full, NULL);
+}
+
+/* One line of the program's output. */
+static void take_line(struct run *r, char *line)
+{
+	int ok = !strncmp(line, "ok ", 3), notok = !strncmp(line, "not ok ", 7);
+
+	if (!strncmp(line, EXEC_MARK, strlen(EXEC_MARK))) {
+		r->exec_errno = atoi(line + strlen(EXEC_MARK));
+		return;
+	}
+	if (!strncmp(line, "1..", 3))
+		r->plan = atoi(line + 3);
+	if (!strcmp(r->kind, "ktap") && (ok || notok)) {
+		take_result(r, line, ok);
+		return;
+	}
+	if (ok || notok)
+		r->cases++;	/* a kselftest's own TAP: counted for its plan */
+	fprintf(out, "# %s: %s\n", r->prog, line);
+	while (*line == '#' || *line == ' ')
+		line++;
+	if (*line && strncmp(line, "Totals:", 7) && strncmp(line, "Planned tests", 13))
+		snprintf(r->last, sizeof(r->last), "%s", line);
+	if (strstr(line, "SKIP") || strstr(line, "skip") || strstr(line, "not available"))
+		if (strncmp(line, "Totals:", 7))
+			snprintf(r->skipped, sizeof(r->skipped), "%s", line);
+}
+
+/*
+ * Can this system run AArch32 code at EL0?  arm64 refuses PER_LINUX32
+ * unless every CPU can (and the kernel has COMPAT); ID_AA64PFR0_EL1.EL0
+ * cannot tell, as the kernel hides that field from EL0.
+ */
+static int system_runs_aarch32(void)
+{
+	int old = personality(0xffffffff);
+
+	if (old == -1 || personality(PER_LINUX32) == -1)
+		return 0;
+	personality(old);
+	return 1;
+}
+
 static void run_one(char **argv, const char *kind, const char *suite,
 		    const char *abi, int timeout)
 {
-	struct run r = { .kind = kind, .suite = suite, .abi = abi };
+	struct run r = { .kind = kind, .suite = suite, .abi = abi, .plan = -1 };
 	char buf[4096], *path = argv[0], *dir;
 	size_t have = 0;
 	int pipefd[2], status = 0, timed_out = 0;
@@ -122,6 +174,11 @@ static void run_one(char **argv, const char *kind, const char *suite,
 	pid_t pid;
 
 	r.prog = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	last_result = t0;
+	if (!strcmp(abi, "armhf") && !system_runs_aarch32()) {
+		emit(1, suite, abi, r.prog, "SKIP no AArch32 at EL0 here (personality(PER_LINUX32) refused)");
+		return;
+	}
 	if (pipe(pipefd)) {
 		emit(0, suite, abi, r.prog, "pipe: %s", strerror(errno));
 		return;
@@ -140,12 +197,9 @@ static void run_one(char **argv, const char *kind, const char *suite,
 		if (chdir(dir))
 			printf("chdir %s: %s\n", dir, strerror(errno));
 		execv(path, argv);
-		if (errno == ENOEXEC)
-			printf("%s\n", NOEXEC_MARK);
-		else
-			printf("exec %s: %s\n", path, strerror(errno));
+		printf("%s%d\n", EXEC_MARK, errno);
 		fflush(stdout);
-		_exit(EXIT_NOEXEC);
+		_exit(126);
 	}
 	close(pipefd[1]);
 	if (pid < 0) {
@@ -192,10 +246,10 @@ static void run_one(char **argv, const char *kind, const char *suite,
 	kill(-pid, SIGKILL);	/* leftovers of the group; harmless if none */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	printf("# %s: %.1f s\n", r.prog, now() - t0);
+	fprintf(out, "# %s: %.1f s\n", r.prog, now() - t0);
 
-	if (r.noexec) {
-		emit(1, suite, abi, r.prog, "SKIP this CPU cannot execute %s binaries", abi);
+	if (r.exec_errno) {
+		emit(0, suite, abi, r.prog, "cannot execute %s: %s", path, strerror(r.exec_errno));
 		return;
 	}
 	if (timed_out) {
@@ -210,11 +264,18 @@ static void run_one(char **argv, const char *kind, const char *suite,
 	if (!strcmp(kind, "ktap")) {
 		if (!r.cases)
 			emit(0, suite, abi, r.prog, "no results (exit status %d)", status);
+		else if (r.plan < 0)
+			emit(0, suite, abi, r.prog, "no KTAP plan (1..N) for %d results", r.cases);
+		else if (r.plan != r.cases)
+			emit(0, suite, abi, r.prog, "KTAP plan 1..%d, %d results", r.plan, r.cases);
 		else if (status && !r.failed)
 			emit(0, suite, abi, r.prog, "exit status %d after passing cases", status);
 		return;
 	}
-	if (status == 0)
+	if (status == 0 && r.plan >= 0 && r.plan != r.cases)
+		emit(0, suite, abi, r.prog, "exit status 0, but TAP plan 1..%d and %d results",
+		     r.plan, r.cases);
+	else if (status == 0)
 		emit(1, suite, abi, r.prog, NULL);
 	else if (status == KSFT_SKIP)
 		emit(1, suite, abi, r.prog, "SKIP %s", r.skipped[0] ? r.skipped :
@@ -223,34 +284,76 @@ static void run_one(char **argv, const char *kind, const char *suite,
 		emit(0, suite, abi, r.prog, "exit status %d", status);
 }
 
-static void dump_klog(void)
+/* The running kernel's GNU build id, from its notes, as hex. */
+static void print_build_id(void)
 {
-	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-	char *buf, *line, *save;
+	unsigned char notes[4096];
+	size_t off = 0;
+	ssize_t n;
+	int fd = open("/sys/kernel/notes", O_RDONLY);
 
-	if (len <= 0)
-		return;
-	buf = malloc(len + 1);
-	if (!buf)
-		return;
-	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
-	if (len > 0) {
-		buf[len] = '\0';
-		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			printf("@@KLOG %s\n", line);
+	n = fd >= 0 ? read(fd, notes, sizeof(notes)) : -1;
+	if (fd >= 0)
+		close(fd);
+	while (n > 0 && off + 12 <= (size_t)n) {
+		unsigned int namesz, descsz, type, i;
+
+		memcpy(&namesz, notes + off, 4);
+		memcpy(&descsz, notes + off + 4, 4);
+		memcpy(&type, notes + off + 8, 4);
+		off += 12;
+		if (type == 3 && namesz == 4 && !memcmp(notes + off, "GNU", 4) &&
+		    off + 4 + descsz <= (size_t)n) {
+			fprintf(out, "# @@BUILD-ID ");
+			for (i = 0; i < descsz; i++)
+				fprintf(out, "%02x", notes[off + 4 + i]);
+			fprintf(out, "\n");
+			return;
+		}
+		off += ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u);
 	}
-	free(buf);
-	fflush(stdout);
+	fprintf(out, "# @@BUILD-ID none\n");
+}
+
+/* The results channel: raw, so that the host reads exactly what we wrote. */
+static FILE *open_results(void)
+{
+	const char *path = getenv("results");
+	struct termios t;
+	FILE *f;
+	int fd;
+
+	if (!path || !*path)
+		return stdout;
+	fd = open(path, O_WRONLY | O_NOCTTY);
+	if (fd < 0) {
+		fprintf(stderr, "runner: cannot open the results channel %s: %s\n",
+			path, strerror(errno));
+		return NULL;
+	}
+	if (!tcgetattr(fd, &t)) {
+		cfmakeraw(&t);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int main(void)
 {
-	FILE *manifest = fopen("/tests/manifest", "r");
+	FILE *manifest;
 	char line[1024];
 
-	printf("KTAP version 1\n");
-	fflush(stdout);
+	out = open_results();
+	if (!out)
+		return 1;
+	fprintf(out, "KTAP version 1\n");
+	print_build_id();
+	fflush(out);
 	signal(SIGPIPE, SIG_IGN);
+	manifest = fopen("/tests/manifest", "r");
 	if (!manifest) {
 		emit(0, "runner", "aarch64", "manifest", "/tests/manifest: %s", strerror(errno));
 	} else {
@@ -267,7 +370,9 @@ int main(void)
 			while (argc < 15 && (argv[argc] = strtok_r(NULL, " \t\n", &save)))
 				argc++;
 			argv[argc] = NULL;
-			if (!suite || !abi || !tmo || !argc) {
+			if (!suite || !abi || !tmo || !argc ||
+			    (strcmp(kind, "ktap") && strcmp(kind, "exit"))) {
+				last_result = now();
 				emit(0, "runner", "aarch64", "manifest", "bad line");
 				continue;
 			}
@@ -275,9 +380,8 @@ int main(void)
 		}
 		fclose(manifest);
 	}
-	printf("1..%d\n", results);
-	dump_klog();
-	printf("@@RUNNER-DONE\n");
-	fflush(stdout);
+	fprintf(out, "1..%d\n@@RUNNER-DONE\n", results);
+	fflush(out);
+	fsync(fileno(out));
 	return 0;
 }

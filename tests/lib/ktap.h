@@ -3,7 +3,8 @@
  * Minimal KTAP output for our guest tests.  A test program declares its
  * plan, reports each case with ktap_result()/ktap_skip(), and returns
  * ktap_finish() from main.  The guest runner turns each case line into a
- * top-level result named "<suite> <abi> <case>".
+ * top-level result named "<suite> <abi> <case>", and fails a program whose
+ * plan does not match the cases it reported.
  */
 #ifndef TESTS_KTAP_H
 #define TESTS_KTAP_H
@@ -12,10 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int ktap_n, ktap_failed;
+static int ktap_n, ktap_failed, ktap_planned = -1;
 
 static inline void ktap_plan(int cases)
 {
+	ktap_planned = cases;
 	printf("KTAP version 1\n1..%d\n", cases);
 	fflush(stdout);
 }
@@ -24,9 +26,10 @@ static inline void ktap_vline(const char *status, const char *name,
 			      const char *directive, const char *fmt, va_list ap)
 {
 	printf("%s %d %s", status, ++ktap_n, name);
-	if (fmt && *fmt) {
+	if (directive) {
 		printf(" # %s", directive);
-		vprintf(fmt, ap);
+		if (fmt)
+			vprintf(fmt, ap);
 	}
 	printf("\n");
 	fflush(stdout);
@@ -39,22 +42,30 @@ static inline int ktap_result(int ok, const char *name, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (ok) {
-		ktap_vline("ok", name, "", NULL, ap);
+		ktap_vline("ok", name, NULL, NULL, ap);
 	} else {
 		ktap_failed++;
-		ktap_vline("not ok", name, "", fmt, ap);
+		ktap_vline("not ok", name, fmt && *fmt ? "" : NULL, fmt, ap);
 	}
 	va_end(ap);
 	return ok;
 }
 
-/* Case @name cannot run here; @fmt says why (never a pass). */
+/*
+ * Case @name cannot run here; @fmt says why.  Never a pass: a skip without
+ * a reason is a failure, so that it is fixed rather than counted.
+ */
 static inline void ktap_skip(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	ktap_vline("ok", name, "SKIP ", fmt, ap);
+	if (fmt && *fmt) {
+		ktap_vline("ok", name, "SKIP ", fmt, ap);
+	} else {
+		ktap_failed++;
+		ktap_vline("not ok", name, "skipped without a reason", NULL, ap);
+	}
 	va_end(ap);
 }
 
@@ -71,8 +82,13 @@ static inline void ktap_diag(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Exit status: 1 on a failed case or a plan that the cases did not meet. */
 static inline int ktap_finish(void)
 {
+	if (ktap_planned >= 0 && ktap_n != ktap_planned) {
+		ktap_diag("planned %d cases, reported %d", ktap_planned, ktap_n);
+		return 1;
+	}
 	return ktap_failed ? 1 : 0;
 }
 
