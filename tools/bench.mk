@@ -8,8 +8,8 @@
 # build/bench.svg (the ratios ours/stock).  QUICK=1 runs a tenth of the
 # guest iterations and skips the cold builds: a smoke run of a minute.
 # COLD=0 skips only the cold builds (4-6 minutes each on 2 cores).
-# BUSY=0 leaves out the busy-sibling rows, which issue 17's starvation
-# can stretch past a boot's timeout on ours.
+# BUSY=0 leaves out the busy-sibling rows (they run a fixed guest time
+# each, so they end however QEMU shares the CPUs: README, issue 17).
 ROUNDS ?= 3
 QUICK  ?= 0
 BUSY   ?= 1
