@@ -201,11 +201,15 @@ $(B)/guest/runner: rootfs/runner.c
 # (no stand-in from the host).
 $(B)/debs/%/.extracted: | deps
 	@$(TOOLS)/fetch-deb $(subst _,:,$*) $(B)/debs > /dev/null
-DEBS      := $(foreach p,busybox-static_arm64 busybox-static_armhf libc6_arm64 libc6_armhf,$(B)/debs/$(p)/.extracted)
+DEBS      := $(foreach p,busybox-static_arm64 busybox-static_armhf libc6_arm64 libc6_armhf \
+	strace_arm64 strace_armhf,$(B)/debs/$(p)/.extracted)
 BUSYBOX   := $(B)/debs/busybox-static_arm64/bin/busybox
 BUSYBOX32 := $(B)/debs/busybox-static_armhf/bin/busybox
 LIBC      := $(B)/debs/libc6_arm64
 LIBC32    := $(B)/debs/libc6_armhf
+# Debian's strace, 64- and 32-bit: real tracers of armhf programs
+STRACE    := $(B)/debs/strace_arm64/usr/bin/strace
+STRACE32  := $(B)/debs/strace_armhf/usr/bin/strace
 GUEST_BITS := $(B)/guest/init $(B)/guest/runner $(GEN_CPIO) $(DEBS)
 
 tests: deps
@@ -220,7 +224,8 @@ kselftests: deps $(PRISTINE_DEP)
 
 ROOTFS := $(B)/guest/test-$(KERNEL)$(if $(VARIANT_TAG),-$(VARIANT_TAG)).cpio
 rootfs: tests kselftests $(GUEST_BITS)
-	@LIBC=$(LIBC) LIBC32=$(LIBC32) T='$(T)' $(TOOLS)/guest-root $(ROOTFS).d $(B)/guest/init \
+	@LIBC=$(LIBC) LIBC32=$(LIBC32) STRACE=$(STRACE) STRACE32=$(STRACE32) T='$(T)' \
+		$(TOOLS)/guest-root $(ROOTFS).d $(B)/guest/init \
 		$(B)/guest/runner $(BUSYBOX) $(BUSYBOX32) $(B)/tests $(B)/ksft tests/kselftests.list
 	@KSELFTESTS='$(KSELFTESTS)' $(TOOLS)/kvm-root $(ROOTFS).d $(KVMSFT)/out tests/kvm-selftests.list
 	@$(TOOLS)/mkcpio $(GEN_CPIO) $(ROOTFS).d $(ROOTFS)

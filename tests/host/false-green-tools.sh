@@ -2,7 +2,8 @@
 # The host side's false-green paths, each provoked and seen caught:
 # ktap_skip() without a reason, a program that misses its own plan, unknown
 # SUITES/KSELFTESTS names, a T= that matches nothing, a host binary passed
-# off as the guest's busybox, a failed .deb download, binaries of deleted
+# off as the guest's busybox, a strace of the wrong architecture or without
+# its loader, a failed .deb download, binaries of deleted
 # tests, stale or incomplete results in make compare, and a missing run in
 # make test's count.
 set -u
@@ -44,6 +45,10 @@ SUITES=sig KSELFTESTS=none T='^sig aarch64 t$' root "$TMP/a64" > "$TMP/gr" 2>&1
 check matching_T_selects "$([ $? = 0 ] && [ "$(wc -l < "$TMP/root/tests/manifest")" = 1 ]; echo $?)" "$(cat "$TMP/gr")"
 SUITES=none KSELFTESTS=none root /bin/true > "$TMP/gr" 2>&1
 check host_binary_as_busybox_refused "$([ $? != 0 ] && grep -q 'not an aarch64 program' "$TMP/gr"; echo $?)" "$(cat "$TMP/gr")"
+SUITES=none KSELFTESTS=none STRACE32=$TMP/a64 root "$TMP/a64" > "$TMP/gr" 2>&1
+check wrong_strace_refused "$([ $? != 0 ] && grep -q 'not the strace wanted' "$TMP/gr"; echo $?)" "$(cat "$TMP/gr")"
+SUITES=none KSELFTESTS=none STRACE32=$TMP/a32 root "$TMP/a64" > "$TMP/gr" 2>&1
+check strace_without_loader_refused "$([ $? != 0 ] && grep -q 'needs /lib/ld-linux-armhf.so.3' "$TMP/gr"; echo $?)" "$(cat "$TMP/gr")"
 
 # 3. a failed .deb download stops the build: no stand-in from the host
 mkdir -p "$TMP/fake"
