@@ -3,7 +3,8 @@
  * ptrace of a 32-bit (AArch32) tracee.  One source, two tracers:
  *  - built for aarch64, a 64-bit tracer: the regsets of the AArch32 view
  *    (NT_PRSTATUS, NT_ARM_VFP, NT_ARM_TLS, NT_ARM_SYSTEM_CALL),
- *    PTRACE_GET_SYSCALL_INFO and PTRACE_SYSEMU;
+ *    PTRACE_GET_SYSCALL_INFO at entry and exit (a 32-bit error is a
+ *    negative 64-bit rval) and PTRACE_SYSEMU;
  *  - built for armhf, a 32-bit tracer with the ARM requests (GETREGS,
  *    GETVFPREGS, SET_SYSCALL, GET_THREAD_AREA).
  * The tracee is always the armhf build of this file, run as "tracee": it
@@ -26,6 +27,7 @@
 #define TRACEE		"/tests/compat-ptrace/armhf/ptrace"
 #define ARM_NR_GETPPID	64
 #define ARM_NR_GETPID	20
+#define ARM_NR_NONE	1023	/* past the table: the call fails with ENOSYS */
 #define AUDIT_ARCH_ARM	0x40000028u
 #define CPSR_MODE	0x1f
 #define CPSR_USR	0x10
@@ -273,8 +275,9 @@ static int run_to(pid_t pid, int request, uint32_t tag, int exit,
 
 static const char *const cases[] = {
 	"entry_stop_registers", "syscall_number_read", "tls_register",
-	"syscall_info", "syscall_number_changed", "vfp_registers_read",
-	"vfp_register_written", "syscall_emulated", "tracee_exit",
+	"syscall_info", "syscall_number_changed", "syscall_info_exit",
+	"vfp_registers_read", "vfp_register_written", "error_return_exit",
+	"syscall_emulated", "tracee_exit",
 };
 
 static void skip_all(const char *why)
@@ -300,6 +303,26 @@ static void check_syscall_info(pid_t pid)
 		    "size %ld op %d arch %#x nr %llu args %s", n, info.op,
 		    info.arch, (unsigned long long)info.entry.nr,
 		    args_ok ? "right" : "wrong");
+}
+
+/*
+ * At an exit stop: the result as a 64-bit tracer sees it.  A compat
+ * task's r0 holds 32 bits; an error must still read as a negative rval
+ * with is_error set (strace prints "-1 ENOENT" from these).
+ */
+static int exit_info_ok(pid_t pid, long long rval, int is_error)
+{
+	struct __ptrace_syscall_info info;
+	long n = ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info);
+
+	if (n > 0 && info.op == PTRACE_SYSCALL_INFO_EXIT &&
+	    info.arch == AUDIT_ARCH_ARM && info.exit.rval == rval &&
+	    info.exit.is_error == is_error)
+		return 1;
+	ktap_diag("exit info: size %ld op %d arch %#x rval %lld is_error %d, "
+		  "wanted rval %lld is_error %d", n, info.op, info.arch,
+		  (long long)info.exit.rval, info.exit.is_error, rval, is_error);
+	return 0;
 }
 #endif
 
@@ -367,6 +390,11 @@ int main(int argc, char **argv)
 	run_to(pid, PTRACE_SYSCALL, 0, 1, &regs);
 	ktap_result(regs.r[0] == (uint32_t)pid, "syscall_number_changed",
 		    "returned %u, tracee is %d", regs.r[0], pid);
+#ifdef __aarch64__
+	ktap_result(exit_info_ok(pid, pid, 0), "syscall_info_exit", "");
+#else
+	ktap_skip("syscall_info_exit", "a 32-bit tracer: see the 64-bit run");
+#endif
 
 	/* Marker 2: read d0-d31, replace d5. */
 	run_to(pid, PTRACE_SYSCALL, TAG_VFP, 0, &regs);
@@ -380,12 +408,20 @@ int main(int argc, char **argv)
 	ktap_result(!set_vfp(pid, &vfp), "vfp_register_written",
 		    "set: %s", strerror(errno));
 
+	/* The same stop: a number past the table fails with ENOSYS. */
+	i = !set_nr(pid, ARM_NR_NONE) && !run_to(pid, PTRACE_SYSCALL, 0, 1, &regs) &&
+	    regs.r[0] == (uint32_t)-ENOSYS;
+#ifdef __aarch64__
+	i = exit_info_ok(pid, -ENOSYS, 1) && i;
+#endif
+	ktap_result(i, "error_return_exit", "number %d: r0 %#x at the exit stop",
+		    ARM_NR_NONE, regs.r[0]);
+
 	/*
 	 * Marker 3: the call does not run; the tracer supplies r0, which
 	 * the tracee reports back through its exit status.
 	 */
 #ifdef __aarch64__
-	run_to(pid, PTRACE_SYSCALL, 0, 1, &regs);	/* marker 2's exit */
 	emulated = !run_to(pid, PTRACE_SYSEMU, TAG_EMU, 0, &regs);
 #else
 	/* ARM skips a call whose number is set to -1. */
