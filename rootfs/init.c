@@ -145,6 +145,8 @@ int main(void)
 	must_mount("proc", "/proc", "proc");
 	must_mount("sysfs", "/sys", "sysfs");
 	must_mount("devtmpfs", "/dev", "devtmpfs");
+	/* POSIX shared memory (shm_open), which the MTE kselftests map */
+	must_mount("tmpfs", "/dev/shm", "tmpfs");
 	must_mount("tmpfs", "/tmp", "tmpfs");
 	setenv("PATH", "/bin:/sbin", 1);
 	setenv("HOME", "/tmp", 1);
