@@ -86,7 +86,7 @@ DTS_DEFS = -DNR_CPUS=$(SMP) $(if $(filter el2,$(VARIANT)),-DPSCI_METHOD='"smc"')
 	$(if $(filter timer-dt,$(VARIANT)),-DTIMER_FREQUENCY=62500000 -DTIMER_VARIANT) $(DTS_EXTRA)
 DTB     := $(RUNDIR)/virt.dtb
 
-.PHONY: help deps pristine sync sync-stale config vmlinux stock dtb tests kselftests \
+.PHONY: help deps pristine sync sync-stale config vmlinux stock build-min dtb tests kselftests \
 	rootfs selftest selftest-run test test-host compare qemu qemu-gdb drift patches originality clean
 
 help:
@@ -105,6 +105,8 @@ help:
 ##   make sync               pristine tree + overlay + hunks -> build/linux
 ##   make vmlinux            configure and build our kernel (Image, vmlinux)
 ##   make stock              build the pristine kernel, same fragment, into build/stock
+##   make build-min          build-only: our overlay's objects with SVE, MTE and COMPAT
+##                           off, warnings as errors (build/min)
 ##   make compare            selftest on both kernels, side by side (build/compare.json)
 ##   make drift              what upstream changed in the stock files we replace,
 ##                           from the 6.1.y our overlay was written against (tools/drift.base)
@@ -176,6 +178,11 @@ vmlinux: config
 
 stock:
 	@$(MAKE) --no-print-directory vmlinux KERNEL=stock
+
+# Build-only: the overlay's objects compile, warnings as errors, with SVE,
+# MTE and COMPAT off (Kbuild.frag + tools/min.frag, in B/min).
+build-min: sync-stale
+	@$(TOOLS)/build-min $(B)/linux overlay Kbuild.frag $(B)/min
 
 # -- the guest
 dtb: $(DTB)
