@@ -222,7 +222,7 @@ GUEST_BITS := $(B)/guest/init $(B)/guest/runner $(GEN_CPIO) $(DEBS)
 tests: deps
 	@$(TOOLS)/build-tests tests $(B)/tests
 
-KSFT_TARGETS := arm64/signal arm64/abi arm64/fp arm64/bti arm64/pauth arm64/tags \
+KSFT_TARGETS := arm64/signal arm64/abi arm64/fp arm64/bti arm64/pauth arm64/tags arm64/mte \
 	sigaltstack timers vDSO
 KSFT_TARGETS32 := sigaltstack timers vDSO
 kselftests: deps $(PRISTINE_DEP)
