@@ -169,6 +169,12 @@ static void *work(void *arg)
 
 		if (read(tick, &e, sizeof(e)) == sizeof(e))
 			expiries += e;
+		/*
+		 * The clock after the read: every expiry it counted happened
+		 * by then, while one read before it may be milliseconds old
+		 * if this vCPU was descheduled in between.
+		 */
+		now = ns_now();
 		if ((int64_t)expiries * 1500 * 1000 > now - periodic_start) {
 			w->periodic_early++;
 			note(w, "periodic timerfd ahead of the clock", (int64_t)expiries * 1500 * 1000 -

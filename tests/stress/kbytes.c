@@ -337,7 +337,6 @@ static void fire(const uint64_t *unblock)
 		fire_bus(tr.sve, (uintptr_t)scratch + 1);
 		break;
 	default:
-		flag_word = 0;
 		fire_spin(tr.sve, &flag_word);
 		break;
 	}
@@ -476,7 +475,6 @@ static void fire(const uint64_t *unblock)
 		fire_udf();
 		break;
 	default:
-		flag_word = 0;
 		fire_spin(&flag_word);
 		break;
 	}
@@ -553,8 +551,11 @@ static void trial(uint64_t seed, int loud)
 		pat_buf[i] = KPAT;
 	fill_kernel_stack();
 	prefill_stack();
-	if (tr.trigger == T_TIMER)
+	if (tr.trigger == T_TIMER) {
+		/* cleared before arming: the timer may fire before fire() */
+		flag_word = 0;
 		timer_settime(timer, 0, &its, NULL);
+	}
 	fire(&unblock);
 
 	if (tr.trigger == T_TIMER)
