@@ -62,6 +62,15 @@ CONFIG_SYSCTL_EXCEPTION_TRACE=y
 
 # -- generic timer: event stream for WFE timeouts
 CONFIG_ARM_ARCH_TIMER_EVTSTREAM=y
+# -- generic timer: the counter errata workarounds a distro kernel has
+# (Debian's config-6.1 among them).  The Allwinner one needs the sunxi
+# platform, which adds its pinctrl and clock drivers; the guest probes none.
+CONFIG_FSL_ERRATUM_A008585=y
+CONFIG_HISILICON_ERRATUM_161010101=y
+CONFIG_ARM64_ERRATUM_858921=y
+CONFIG_ARCH_SUNXI=y
+CONFIG_SUN50I_ERRATUM_UNKNOWN1=y
+CONFIG_ARM64_ERRATUM_1418040=y
 
 # -- a full-feature kernel: what a distro's arm64 kernel (Debian's
 # config-6.1 among them) turns on that touches signals, compat, traps or

@@ -45,6 +45,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
+#include <linux/jump_label.h>
 #include <linux/irq.h>
 #include <linux/kstrtox.h>
 #include <linux/log2.h>
@@ -56,6 +57,7 @@
 #include <linux/timecounter.h>
 
 #include <asm/arch_timer.h>
+#include <asm/cpufeature.h>
 #include <asm/virt.h>
 
 #include <clocksource/arm_generic.h>
@@ -90,13 +92,50 @@ static int __init agt_evtstrm_param(char *arg)
 }
 early_param("clocksource.arm_arch_timer.evtstrm", agt_evtstrm_param);
 
+/*
+ * Counter errata.  Some parts can return a wrong count from CNTPCT_EL0 or
+ * CNTVCT_EL0 now and then; each workaround below is a read that filters
+ * the bad values out, at the price of two or more reads.  Which one a CPU
+ * needs comes from the firmware (a device tree property, the GTDT's OEM
+ * ids: every CPU) or from the CPU itself (a capability cpu_errata.c sets
+ * from the MIDR: that CPU alone), and is kept where asm/arch_timer.h's
+ * __arch_counter_get_c[pv]ct_stable() look for it, udelay() included.
+ *
+ * With a read workaround engaged anywhere:
+ *  - the clocksource, sched_clock, KVM's timecounter and traps.c's CNTVCT
+ *    emulation (all through arch_timer_read_counter) and set_next_event
+ *    read through it; a static key keeps that test out of the way on
+ *    every other machine;
+ *  - EL0 may not read CNTVCT_EL0 directly on an affected CPU: the access
+ *    traps and the kernel answers with a filtered read;
+ *  - the vDSO, which cannot filter, hands clock_gettime() and friends to
+ *    the system call (VDSO_CLOCKMODE_NONE).
+ * Erratum 1418040 (Cortex-A76, Neoverse-N1) needs no read filter: an
+ * AArch32 read of the 64-bit counter may be wrong, so only the 32-bit vDSO
+ * falls back (VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT), and process.c traps a
+ * 32-bit task's counter reads on such a CPU.
+ */
+#ifdef CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND
+/* Not exported: its one reader outside this file, udelay(), is built in */
+DEFINE_PER_CPU(const struct arch_timer_erratum_workaround *, timer_unstable_counter_workaround);
+
+static DEFINE_STATIC_KEY_FALSE(agt_filtered_reads);
+#define agt_reads_filtered()	static_branch_unlikely(&agt_filtered_reads)
+#else
+#define agt_reads_filtered()	false
+#endif
+
 static notrace u64 agt_count_virt(void)
 {
+	if (agt_reads_filtered())
+		return __arch_counter_get_cntvct_stable();
 	return __arch_counter_get_cntvct();
 }
 
 static notrace u64 agt_count_phys(void)
 {
+	if (agt_reads_filtered())
+		return __arch_counter_get_cntpct_stable();
 	return __arch_counter_get_cntpct();
 }
 
@@ -163,6 +202,281 @@ static struct clocksource agt_clocksource = {
 	.vdso_clock_mode = VDSO_CLOCKMODE_ARCHTIMER,
 };
 
+#ifdef CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND
+static __always_inline u64 agt_raw_count(bool phys)
+{
+	return phys ? read_sysreg(cntpct_el0) : read_sysreg(cntvct_el0);
+}
+
+/*
+ * Bounds on the filtering loops below, far above what the parts were seen
+ * to need; running out means the counter is broken beyond the erratum.
+ */
+#define AGT_FSL_A008585_TRIES		200
+#define AGT_HISI_161010101_TRIES	50
+#define AGT_SUN50I_UNKNOWN1_TRIES	150
+
+/*
+ * Read until two reads in a row are at most @max_step ticks apart (the
+ * second no earlier than the first), and return the second.
+ */
+static __always_inline u64 agt_settled_count(bool phys, u64 max_step,
+					     int tries)
+{
+	u64 prev, cur = agt_raw_count(phys);
+
+	do {
+		prev = cur;
+		cur = agt_raw_count(phys);
+	} while (unlikely(cur - prev > max_step) && --tries);
+	WARN_ON_ONCE(!tries);
+	return cur;
+}
+
+/* Freescale A-008585: a bad value never comes twice in a row. */
+static __always_inline u64 agt_fsl_a008585(bool phys)
+{
+	return agt_settled_count(phys, 0, AGT_FSL_A008585_TRIES);
+}
+
+/*
+ * HiSilicon 161010101: a read may be off by a large amount, up to twice in
+ * a row (more if interrupts come between).  Two reads less than 32 ticks
+ * apart are both good.
+ */
+static __always_inline u64 agt_hisi_161010101(bool phys)
+{
+	return agt_settled_count(phys, 31, AGT_HISI_161010101_TRIES);
+}
+
+/*
+ * ARM 858921 (Cortex-A73): a read that races a carry into bit 32 may be
+ * wrong.  Of two reads, the second is good unless bit 32 differs between
+ * them; then the first is.
+ */
+static __always_inline u64 agt_arm_858921(bool phys)
+{
+	u64 first = agt_raw_count(phys);
+	u64 second = agt_raw_count(phys);
+
+	return (first ^ second) & BIT_ULL(32) ? first : second;
+}
+
+/*
+ * Allwinner A64 ("unknown1"): while bits 10 and up roll over, the low bits
+ * read as garbage, so the count can jump either way; such reads show all
+ * ones or all zeros in bits 8..0.  Skip them: at most three periods of the
+ * 24 MHz counter.
+ */
+static __always_inline u64 agt_sun50i_unknown1(bool phys)
+{
+	int tries = AGT_SUN50I_UNKNOWN1_TRIES;
+	u64 count, low;
+
+	do {
+		count = agt_raw_count(phys);
+		low = count & GENMASK_ULL(8, 0);
+	} while ((low == 0 || low == GENMASK_ULL(8, 0)) && --tries);
+	WARN_ON_ONCE(!tries);
+	return count;
+}
+
+/* The GTDTs whose machines have HiSilicon 161010101 */
+struct agt_gtdt_id {
+	char oem[ACPI_OEM_ID_SIZE + 1];
+	char table[ACPI_OEM_TABLE_ID_SIZE + 1];
+	u32 revision;
+};
+
+static const struct agt_gtdt_id agt_hisi_161010101_gtdts[] __maybe_unused = {
+	{ "HISI  ", "HIP05   ", 0 },
+	{ "HISI  ", "HIP06   ", 0 },
+	{ "HISI  ", "HIP07   ", 0 },
+	{ }
+};
+
+/* The entry points asm/arch_timer.h calls, a physical and a virtual one */
+#ifdef CONFIG_FSL_ERRATUM_A008585
+static notrace u64 agt_fsl_a008585_pct(void) { return agt_fsl_a008585(true); }
+static notrace u64 agt_fsl_a008585_vct(void) { return agt_fsl_a008585(false); }
+#endif
+#ifdef CONFIG_HISILICON_ERRATUM_161010101
+static notrace u64 agt_hisi_161010101_pct(void) { return agt_hisi_161010101(true); }
+static notrace u64 agt_hisi_161010101_vct(void) { return agt_hisi_161010101(false); }
+#endif
+#ifdef CONFIG_ARM64_ERRATUM_858921
+static notrace u64 agt_arm_858921_pct(void) { return agt_arm_858921(true); }
+static notrace u64 agt_arm_858921_vct(void) { return agt_arm_858921(false); }
+#endif
+#ifdef CONFIG_SUN50I_ERRATUM_UNKNOWN1
+static notrace u64 agt_sun50i_unknown1_pct(void) { return agt_sun50i_unknown1(true); }
+static notrace u64 agt_sun50i_unknown1_vct(void) { return agt_sun50i_unknown1(false); }
+#endif
+
+/* A workaround that filters reads: @how and @match select it */
+#define AGT_READ_FILTER(how, match, name, filter)			\
+	{								\
+		.match_type = how, .id = match, .desc = name,		\
+		.read_cntpct_el0 = filter##_pct,			\
+		.read_cntvct_el0 = filter##_vct,			\
+	}
+
+/* Built-in workarounds; the first that matches a CPU is the one it gets. */
+static const struct arch_timer_erratum_workaround agt_errata[] = {
+#ifdef CONFIG_FSL_ERRATUM_A008585
+	AGT_READ_FILTER(ate_match_dt, "fsl,erratum-a008585",
+			"Freescale erratum A-008585", agt_fsl_a008585),
+#endif
+#ifdef CONFIG_HISILICON_ERRATUM_161010101
+	AGT_READ_FILTER(ate_match_dt, "hisilicon,erratum-161010101",
+			"HiSilicon erratum 161010101", agt_hisi_161010101),
+	AGT_READ_FILTER(ate_match_acpi_oem_info, agt_hisi_161010101_gtdts,
+			"HiSilicon erratum 161010101", agt_hisi_161010101),
+#endif
+#ifdef CONFIG_ARM64_ERRATUM_858921
+	AGT_READ_FILTER(ate_match_local_cap_id, (void *)ARM64_WORKAROUND_858921,
+			"ARM erratum 858921", agt_arm_858921),
+#endif
+#ifdef CONFIG_SUN50I_ERRATUM_UNKNOWN1
+	AGT_READ_FILTER(ate_match_dt, "allwinner,erratum-unknown1",
+			"Allwinner erratum UNKNOWN1", agt_sun50i_unknown1),
+#endif
+#ifdef CONFIG_ARM64_ERRATUM_1418040
+	{
+		/* AArch32 counter reads only: no filter, the 32-bit vDSO stops */
+		.match_type = ate_match_local_cap_id,
+		.id = (void *)ARM64_WORKAROUND_1418040,
+		.desc = "ARM erratum 1418040",
+		.disable_compat_vdso = true,
+	},
+#endif
+};
+
+static bool agt_gtdt_is(const struct acpi_table_header *gtdt,
+			const struct agt_gtdt_id *ids)
+{
+	for (; ids->oem[0]; ids++) {
+		if (!memcmp(gtdt->oem_id, ids->oem, ACPI_OEM_ID_SIZE) &&
+		    !memcmp(gtdt->oem_table_id, ids->table,
+			    ACPI_OEM_TABLE_ID_SIZE) &&
+		    gtdt->oem_revision == ids->revision)
+			return true;
+	}
+	return false;
+}
+
+static bool agt_erratum_applies(const struct arch_timer_erratum_workaround *wa,
+				const void *from)
+{
+	switch (wa->match_type) {
+	case ate_match_dt:
+		return of_property_read_bool(from, wa->id);
+	case ate_match_local_cap_id:
+		return this_cpu_has_cap((uintptr_t)wa->id);
+	case ate_match_acpi_oem_info:
+		return agt_gtdt_is(from, wa->id);
+	}
+	return false;
+}
+
+static bool agt_filter_wanted;
+
+/*
+ * Some CPU filters its reads: so must every shared path.  The key is
+ * turned on when the clocksource starts; as on stock, a workaround that a
+ * CPU engages later does not reach the shared paths.
+ */
+static void agt_filter_reads(void)
+{
+	agt_filter_wanted = true;
+}
+
+static void __init agt_filter_reads_start(void)
+{
+	if (agt_filter_wanted)
+		static_branch_enable(&agt_filtered_reads);
+}
+
+/*
+ * Engage the first workaround of @how that @from (a timer node, a GTDT,
+ * or NULL for the running CPU's capabilities) asks for: on the running
+ * CPU for a capability, on every CPU otherwise.  A CPU has one or none.
+ */
+static void agt_engage_erratum(enum arch_timer_erratum_match_type how,
+			       const void *from)
+{
+	const struct arch_timer_erratum_workaround *wa = NULL, *had;
+	bool one_cpu = how == ate_match_local_cap_id;
+	const char *effect = "";
+	unsigned int i, cpu;
+
+	for (i = 0; i < ARRAY_SIZE(agt_errata) && !wa; i++) {
+		if (agt_errata[i].match_type == how &&
+		    agt_erratum_applies(&agt_errata[i], from))
+			wa = &agt_errata[i];
+	}
+	if (!wa)
+		return;
+
+	had = __this_cpu_read(timer_unstable_counter_workaround);
+	if (had) {
+		if (had != wa)
+			pr_warn("CPU%u: %s workaround not engaged, this CPU has the one for %s\n",
+				smp_processor_id(), wa->desc, had->desc);
+		return;
+	}
+
+	if (one_cpu) {
+		__this_cpu_write(timer_unstable_counter_workaround, wa);
+	} else {
+		for_each_possible_cpu(cpu)
+			per_cpu(timer_unstable_counter_workaround, cpu) = wa;
+	}
+
+	if (wa->read_cntvct_el0) {
+		agt_clocksource.vdso_clock_mode = VDSO_CLOCKMODE_NONE;
+		agt_filter_reads();
+	} else if (wa->disable_compat_vdso &&
+		   agt_clocksource.vdso_clock_mode != VDSO_CLOCKMODE_NONE) {
+		agt_clocksource.vdso_clock_mode =
+			VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT;
+	}
+
+	if (wa->read_cntvct_el0)
+		effect = "; EL0 counter reads trap, the vDSO uses the syscall";
+	else if (wa->disable_compat_vdso)
+		effect = "; the 32-bit vDSO uses the syscall";
+	if (one_cpu)
+		pr_info("CPU%u: %s workaround engaged on this CPU%s\n",
+			smp_processor_id(), wa->desc, effect);
+	else
+		pr_info("%s workaround engaged on every CPU%s\n", wa->desc, effect);
+}
+
+static bool agt_dt_erratum_built(const char *property)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(agt_errata); i++) {
+		if (agt_errata[i].match_type == ate_match_dt &&
+		    !strcmp(agt_errata[i].id, property))
+			return true;
+	}
+	return false;
+}
+
+/* The running CPU's EL0 must not read CNTVCT_EL0 unfiltered */
+static bool agt_el0_counter_traps(void)
+{
+	return has_erratum_handler(read_cntvct_el0);
+}
+#else
+#define agt_engage_erratum(how, from)		do { } while (0)
+#define agt_filter_reads_start()		do { } while (0)
+#define agt_dt_erratum_built(property)		false
+#define agt_el0_counter_traps()			false
+#endif /* CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND */
+
 /* The timer's registers, in the view chosen at probe */
 static u32 agt_ctl_get(void)
 {
@@ -185,10 +499,10 @@ static int agt_arm(unsigned long ticks, struct clock_event_device *evt)
 	u64 at;
 
 	if (agt.phys_timer) {
-		at = __arch_counter_get_cntpct() + ticks;
+		at = agt_count_phys() + ticks;
 		write_sysreg(at, cntp_cval_el0);
 	} else {
-		at = __arch_counter_get_cntvct() + ticks;
+		at = agt_count_virt() + ticks;
 		write_sysreg(at, cntv_cval_el0);
 	}
 	agt_ctl_set(ARM_GENERIC_CTL_ENABLE);
@@ -246,7 +560,8 @@ static void agt_cpu_el0_and_evtstrm(unsigned int cpu)
 		  ARM_GENERIC_KCTL_EL0PTEN | ARM_GENERIC_KCTL_EVNTEN |
 		  ARM_GENERIC_KCTL_EVNTDIR | ARM_GENERIC_KCTL_EVNTI |
 		  ARM_GENERIC_KCTL_EVNTIS);
-	kctl |= ARM_GENERIC_KCTL_EL0VCTEN;
+	if (!agt_el0_counter_traps())
+		kctl |= ARM_GENERIC_KCTL_EL0VCTEN;
 
 	if (agt.evnti >= 0) {
 		kctl |= ARM_GENERIC_KCTL_EVNTEN |
@@ -267,6 +582,7 @@ static int agt_cpu_starting(unsigned int cpu)
 
 	/* Whatever firmware or the previous life of this CPU left armed */
 	agt_ctl_set(ARM_GENERIC_CTL_IMASK);
+	agt_engage_erratum(ate_match_local_cap_id, NULL);
 	agt_cpu_el0_and_evtstrm(cpu);
 
 	evt->name = "arch_sys_timer";
@@ -364,6 +680,7 @@ static void __init agt_start_counter(void)
 						     agt_count_virt;
 	if (!agt.stops_in_suspend)
 		agt_clocksource.flags |= CLOCK_SOURCE_SUSPEND_NONSTOP;
+	agt_filter_reads_start();
 
 	now = arch_timer_read_counter();
 	clocksource_register_hz(&agt_clocksource, agt.rate);
@@ -443,7 +760,7 @@ static const char *const agt_ppi_dt_name[ARCH_TIMER_MAX_TIMER_PPI] = {
 	[ARCH_TIMER_HYP_VIRT_PPI]	= "hyp-virt",
 };
 
-/* Counter errata a device tree can ask a workaround for; we have none. */
+/* Counter errata a device tree can ask a workaround for */
 static const char *const agt_dt_errata[] = {
 	"fsl,erratum-a008585",
 	"hisilicon,erratum-161010101",
@@ -492,10 +809,12 @@ static int __init agt_of_probe(struct device_node *np)
 		return -EINVAL;
 	}
 	for (i = 0; i < ARRAY_SIZE(agt_dt_errata); i++) {
-		if (of_property_read_bool(np, agt_dt_errata[i]))
-			pr_warn("%pOF: %s: no workaround in this driver, the counter may misread\n",
+		if (of_property_read_bool(np, agt_dt_errata[i]) &&
+		    !agt_dt_erratum_built(agt_dt_errata[i]))
+			pr_warn("%pOF: %s: workaround not built in, the counter may misread\n",
 				np, agt_dt_errata[i]);
 	}
+	agt_engage_erratum(ate_match_dt, np);
 	agt.stops_in_idle = !of_property_read_bool(np, "always-on");
 	agt.stops_in_suspend = of_property_read_bool(np, "arm,no-tick-in-suspend");
 
@@ -577,6 +896,7 @@ static int __init agt_acpi_probe(struct acpi_table_header *table)
 		return -EINVAL;
 	}
 	agt.stops_in_idle = acpi_gtdt_c3stop(agt.uses);
+	agt_engage_erratum(ate_match_acpi_oem_info, table);
 
 	err = agt_start(rate, "cntfrq");
 	if (!err && platform_timers)
