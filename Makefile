@@ -16,7 +16,8 @@ FULL    ?= 0
 # object directory: debug (tools/debug.frag: KASAN, lockdep, UBSAN...).
 # The other kind changes the guest: el2 enters the kernel at EL2
 # (virtualization=on); timer-dt gives the timer node a clock-frequency, the
-# armv7 compatible, named interrupts out of order and no always-on.
+# armv7 compatible, named interrupts out of order and no always-on;
+# timer-erratum-fsl, -hisi and -a64 give it a counter erratum property.
 # They combine: VARIANT="debug el2" boots the debug kernel at EL2.
 # BASECONFIG=debian starts the kernel's .config from Debian's arm64 config
 # instead of allnoconfig; FRAG=file merges one more fragment on top.
@@ -83,7 +84,13 @@ IMAGE   := $(KOBJ)/arch/arm64/boot/Image
 RUNDIR  := $(B)/run/$(KERNEL)$(if $(BASECONFIG),-$(BASECONFIG))$(if $(VARIANT_TAG),-$(VARIANT_TAG))
 
 DTS_DEFS = -DNR_CPUS=$(SMP) $(if $(filter el2,$(VARIANT)),-DPSCI_METHOD='"smc"') \
-	$(if $(filter timer-dt,$(VARIANT)),-DTIMER_FREQUENCY=62500000 -DTIMER_VARIANT) $(DTS_EXTRA)
+	$(if $(filter timer-dt,$(VARIANT)),-DTIMER_FREQUENCY=62500000 -DTIMER_VARIANT) \
+	$(foreach e,$(TIMER_ERRATA),$(if $(filter timer-erratum-$(e),$(VARIANT)),-DTIMER_ERRATUM_$(e))) \
+	$(DTS_EXTRA)
+# VARIANT=timer-erratum-fsl, -hisi, -a64: the timer node asks for that
+# counter erratum workaround (Freescale A-008585, HiSilicon 161010101,
+# Allwinner A64 UNKNOWN1); the counter itself is QEMU's, which reads true.
+TIMER_ERRATA := fsl hisi a64
 DTB     := $(RUNDIR)/virt.dtb
 
 .PHONY: help deps pristine sync sync-stale config vmlinux stock build-min dtb tests kselftests \
@@ -100,6 +107,7 @@ help:
 ##   make test               host tests, then the guest tests (the test command)
 ##   make selftest           boot the test rootfs and run every guest test
 ##                           (KERNEL=stock, VARIANT="debug el2 timer-dt", T=regex,
+##                            VARIANT=timer-erratum-fsl|-hisi|-a64: a counter erratum in the DT,
 ##                            SUITES="signal ...", KSELFTESTS=none|all|"timers vDSO",
 ##                            FULL=1, SMP=N, CPU=..., FRAG=file, BASECONFIG=debian)
 ##   make sync               pristine tree + overlay + hunks -> build/linux
@@ -283,8 +291,12 @@ DEBUG_SUITES := signal compat timer
 # minute of clock reads that the plain guest already makes, and nothing in
 # it depends on how the kernel was entered.
 SHORT_TIMERS := ^kselftest/timers [a-z0-9]+ (nanosleep|posix_timers)
+# The counter errata boots run the tests whose outcome an engaged
+# workaround changes or could break: a few seconds each.
+ERRATUM_TESTS := ^timer [a-z0-9]+ (erratum|monotonic)
 TEST_RESULTS = $(B)/results-host.json $(B)/run/ours/results.json \
 	$(B)/run/ours-el2/results.json $(B)/run/ours-timer-dt/results.json \
+	$(foreach e,$(TIMER_ERRATA),$(B)/run/ours-timer-erratum-$(e)/results.json) \
 	$(B)/run/ours-debug/results.json
 STEP = $(TOOLS)/timed $(B)/test-times
 test:
@@ -298,6 +310,10 @@ test:
 		KSELFTESTS="timers vDSO" T='^(trace|timer|kselftest/vDSO) |$(SHORT_TIMERS)'; echo $$? >> $(B)/test-status
 	@$(STEP) guest-timer-dt $(MAKE) --no-print-directory selftest VARIANT=timer-dt SUITES=timer \
 		KSELFTESTS=none; echo $$? >> $(B)/test-status
+	@for e in $(TIMER_ERRATA); do \
+		$(STEP) guest-timer-erratum-$$e $(MAKE) --no-print-directory selftest \
+			VARIANT=timer-erratum-$$e SUITES=timer KSELFTESTS=none T='$(ERRATUM_TESTS)'; \
+		echo $$? >> $(B)/test-status; done
 	@$(STEP) build-debug-wait $(TOOLS)/await $(B)/build-debug.status $(B)/build-debug.log; \
 		echo $$? >> $(B)/test-status
 	@$(STEP) guest-debug $(MAKE) --no-print-directory selftest VARIANT=debug \
