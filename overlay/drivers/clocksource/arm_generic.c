@@ -55,6 +55,7 @@
 #include <linux/sched_clock.h>
 #include <linux/slab.h>
 #include <linux/timecounter.h>
+#include <linux/workqueue.h>
 
 #include <asm/arch_timer.h>
 #include <asm/cpufeature.h>
@@ -380,21 +381,32 @@ static bool agt_erratum_applies(const struct arch_timer_erratum_workaround *wa,
 }
 
 static bool agt_filter_wanted;
+static bool agt_counter_started;
+
+static void agt_filter_reads_fn(struct work_struct *work)
+{
+	static_branch_enable(&agt_filtered_reads);
+}
+
+static DECLARE_WORK(agt_filter_reads_work, agt_filter_reads_fn);
 
 /*
- * Some CPU filters its reads: so must every shared path.  The key is
- * turned on when the clocksource starts; as on stock, a workaround that a
- * CPU engages later does not reach the shared paths.
+ * Some CPU filters its reads: so must every shared path from now on.  The
+ * key is turned on before the clocksource starts or, for a CPU that comes
+ * up later (where a static key cannot change), by a work item.
  */
 static void agt_filter_reads(void)
 {
 	agt_filter_wanted = true;
+	if (agt_counter_started)
+		queue_work(system_unbound_wq, &agt_filter_reads_work);
 }
 
 static void __init agt_filter_reads_start(void)
 {
 	if (agt_filter_wanted)
 		static_branch_enable(&agt_filtered_reads);
+	agt_counter_started = true;
 }
 
 /*
