@@ -249,7 +249,7 @@ rootfs: tests kselftests $(GUEST_BITS)
 	@LIBC=$(LIBC) LIBC32=$(LIBC32) STRACE=$(STRACE) STRACE32=$(STRACE32) T='$(T)' \
 		$(TOOLS)/guest-root $(ROOTFS).d $(B)/guest/init \
 		$(B)/guest/runner $(BUSYBOX) $(BUSYBOX32) $(B)/tests $(B)/ksft tests/kselftests.list
-	@KSELFTESTS='$(KSELFTESTS)' $(TOOLS)/kvm-root $(ROOTFS).d $(KVMSFT)/out tests/kvm-selftests.list
+	@KSELFTESTS='$(KSELFTESTS)' T='$(T)' $(TOOLS)/kvm-root $(ROOTFS).d $(KVMSFT)/out tests/kvm-selftests.list
 	@$(TOOLS)/mkcpio $(GEN_CPIO) $(ROOTFS).d $(ROOTFS)
 
 GUEST_ENV = MACHINE=$(MACHINE) CPU=$(CPU) SMP=$(SMP) MEM=$(MEM) \

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The host side's false-green paths, each provoked and seen caught:
 # ktap_skip() without a reason, a program that misses its own plan, unknown
-# SUITES/KSELFTESTS names, a T= that matches nothing, a host binary passed
+# SUITES/KSELFTESTS names, a T= that matches nothing (KVM selftests
+# included), a host binary passed
 # off as the guest's busybox, a strace of the wrong architecture or without
 # its loader, a failed .deb download, binaries of deleted
 # tests, stale or incomplete results in make compare, and a missing run in
@@ -49,6 +50,19 @@ SUITES=none KSELFTESTS=none STRACE32=$TMP/a64 root "$TMP/a64" > "$TMP/gr" 2>&1
 check wrong_strace_refused "$([ $? != 0 ] && grep -q 'not the strace wanted' "$TMP/gr"; echo $?)" "$(cat "$TMP/gr")"
 SUITES=none KSELFTESTS=none STRACE32=$TMP/a32 root "$TMP/a64" > "$TMP/gr" 2>&1
 check strace_without_loader_refused "$([ $? != 0 ] && grep -q 'needs /lib/ld-linux-armhf.so.3' "$TMP/gr"; echo $?)" "$(cat "$TMP/gr")"
+# T= reaches the KVM selftests too: tools/kvm-root keeps only the matching
+# ones, and a T that matches neither list is an error there
+mkdir -p "$TMP/kvm"
+cp /bin/true "$TMP/kvm/arch_timer"; cp /bin/true "$TMP/kvm/vgic_init"
+printf 'arch_timer fast 60\nvgic_init fast 60\n' > "$TMP/kvm.list"
+kvm() { SUITES=none KSELFTESTS=kvm T=$1 root "$TMP/a64" > "$TMP/gr" 2>&1 &&
+	KSELFTESTS=kvm T=$1 tools/kvm-root "$TMP/root" "$TMP/kvm" "$TMP/kvm.list" >> "$TMP/gr" 2>&1; }
+kvm 'kvm aarch64 vgic'
+check kvm_T_selects "$([ $? = 0 ] && [ "$(grep -c kvm "$TMP/root/tests/manifest")" = 1 ] &&
+	grep -q vgic_init "$TMP/root/tests/manifest"; echo $?)" "$(cat "$TMP/gr")"
+kvm nomatch
+check kvm_unmatched_T_is_error "$([ $? != 0 ] && grep -q "kvm-root: T='nomatch' matches no test" "$TMP/gr"; echo $?)" \
+	"$(cat "$TMP/gr")"
 
 # 3. a failed .deb download stops the build: no stand-in from the host
 mkdir -p "$TMP/fake"
