@@ -191,6 +191,81 @@ static void test_fp_and_nesting(void)
 	sigaltstack(&ss, NULL);
 }
 
+/*
+ * FPSCR.Len and .Stride (VFP short vectors) are zero when a handler
+ * starts, as the procedure call standard has every function start and a
+ * 32-bit ARM kernel enters a handler; the frame keeps the interrupted
+ * values and sigreturn restores them.  Where the CPU keeps the two
+ * writable (QEMU does), a non-zero value makes VFP data processing
+ * UNDEFINED.  Stock 6.1 hands the handler the interrupted values.
+ */
+#define FPSCR_LEN_STRIDE	0x00370000u	/* Len bits 18:16, Stride 21:20 */
+#define FPSCR_SHORT_VECTORS	0x00210000u	/* Len 2, Stride 2 */
+
+/* Short vectors off again, before any C code can meet them */
+static void fpscr_reset(void)
+{
+	asm volatile("vmsr	fpscr, %0" : : "r"(0));
+}
+
+static volatile uint32_t len_handler_fpscr, len_record_fpscr;
+static volatile int len_handler_ran;
+
+static void on_len_usr1(int sig, siginfo_t *si, void *ctx)
+{
+	const ucontext_t *uc = ctx;
+	uint32_t v;
+
+	/* First thing, before any code the compiler may give VFP work to */
+	asm volatile("vmrs	%0, fpscr" : "=r"(v));
+	len_handler_fpscr = v;
+	/* Clear them ourselves, so that stock's handler can go on */
+	v &= ~FPSCR_LEN_STRIDE;
+	asm volatile("vmsr	fpscr, %0" : : "r"(v));
+	len_record_fpscr = ((const volatile uint32_t *)uc->uc_regspace)[66];
+	len_handler_ran = 1;
+	fp_clobber();
+}
+
+static void test_handler_fpscr(void)
+{
+	struct sigaction sa = { .sa_flags = SA_SIGINFO, .sa_sigaction = on_len_usr1 };
+	struct fp_state in, ref, out;
+
+	if (!(getauxval(AT_HWCAP) & (HWCAP_NEON | HWCAP_VFPD32))) {
+		ktap_skip("handler_fpscr_len_stride_zero", "no d16-d31 (neither NEON nor VFPD32)");
+		ktap_skip("fpscr_len_stride_restored", "no d16-d31 (neither NEON nor VFPD32)");
+		return;
+	}
+	fp_pattern(&in, 3);
+	in.fpscr = FPSCR_PATTERN | FPSCR_SHORT_VECTORS;
+	fp_kill_roundtrip(&in, &ref, 0);
+	fpscr_reset();
+	if ((ref.fpscr & FPSCR_LEN_STRIDE) != FPSCR_SHORT_VECTORS) {
+		ktap_skip("handler_fpscr_len_stride_zero",
+			  "the CPU keeps FPSCR.Len and .Stride zero (wrote %#x, read %#x)",
+			  in.fpscr, ref.fpscr);
+		ktap_skip("fpscr_len_stride_restored",
+			  "the CPU keeps FPSCR.Len and .Stride zero");
+		return;
+	}
+	in.fpscr = ref.fpscr;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	fp_kill_roundtrip(&in, &out, SIGUSR1);
+	fpscr_reset();
+	signal(SIGUSR1, SIG_DFL);
+	ktap_result(len_handler_ran &&
+		    len_handler_fpscr == (ref.fpscr & ~FPSCR_LEN_STRIDE),
+		    "handler_fpscr_len_stride_zero",
+		    "the handler started with FPSCR %#x, interrupted at %#x",
+		    len_handler_fpscr, ref.fpscr);
+	ktap_result(len_record_fpscr == ref.fpscr && fp_equal(&out, &ref),
+		    "fpscr_len_stride_restored",
+		    "frame record FPSCR %#x, after the handler %#x, want %#x",
+		    len_record_fpscr, out.fpscr, ref.fpscr);
+}
+
 /* A signal blocked by sa_mask arrives once the handler has returned. */
 static volatile int usr1_done, usr2_after_usr1;
 
@@ -318,8 +393,9 @@ static void test_restorer(void)
 
 int main(void)
 {
-	ktap_plan(8);
+	ktap_plan(10);
 	test_fp_and_nesting();
+	test_handler_fpscr();
 	test_sa_mask();
 	test_sigpage("sigpage_return", 0);
 	test_sigpage("sigpage_return_rt", SA_SIGINFO);

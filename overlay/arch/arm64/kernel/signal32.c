@@ -41,6 +41,9 @@
 /* FPEXC.EN: what a 32-bit task would read while it may use VFP. */
 #define AA32_FPEXC_EN		BIT(30)
 
+/* FPSCR.Len and FPSCR.Stride (VFP short vectors), kept in FPCR on arm64 */
+#define AA32_FPSCR_LEN_STRIDE	(GENMASK(18, 16) | GENMASK(21, 20))
+
 /*
  * struct compat_ucontext up to uc_sigmask, staged in kernel memory so
  * that it crosses the user boundary in one copy.
@@ -400,6 +403,26 @@ static compat_uptr_t aa32_sigpage_return(bool rt, bool thumb)
 	return sigpage + offset;
 }
 
+/*
+ * The procedure call standard enters every function with FPSCR.Len and
+ * FPSCR.Stride zero, and a 32-bit ARM kernel enters a signal handler so.
+ * Where the CPU keeps the two writable, a non-zero value makes VFP data
+ * processing UNDEFINED, so a handler that interrupted short-vector code
+ * would die of SIGILL at its first floating-point instruction.  The frame
+ * keeps the interrupted values (aa32_save_vfp() has just saved the live
+ * registers), and sigreturn brings them back.
+ */
+static void aa32_handler_fpscr(void)
+{
+	struct user_fpsimd_state *fp = &current->thread.uw.fpsimd_state;
+
+	if (!system_supports_fpsimd() || !(fp->fpcr & AA32_FPSCR_LEN_STRIDE))
+		return;
+	/* Disowned first, so that the return to user space loads this copy */
+	fpsimd_flush_task_state(current);
+	fp->fpcr &= ~AA32_FPSCR_LEN_STRIDE;
+}
+
 static void aa32_enter_handler(struct pt_regs *regs, struct ksignal *ksig,
 			       void __user *frame, int usig, bool rt)
 {
@@ -426,6 +449,7 @@ static void aa32_enter_handler(struct pt_regs *regs, struct ksignal *ksig,
 		regs->compat_lr = aa32_sigpage_return(rt, thumb);
 	regs->pc = handler;
 	regs->pstate = pstate;
+	aa32_handler_fpscr();
 }
 
 int compat_setup_frame(int usig, struct ksignal *ksig, sigset_t *set,
