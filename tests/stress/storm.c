@@ -51,6 +51,7 @@ struct thread {
 
 static struct thread threads[MAX_THREADS];
 static int senders_done;	/* threads that have sent their last signal */
+static uint64_t rounds_done;	/* rounds of all threads together */
 static pthread_barrier_t ready;
 static __thread struct thread *self;
 
@@ -535,6 +536,7 @@ static void *run(void *arg)
 	unsigned int round = 0;
 	uint64_t rs = stress.seed ^ (uint64_t)t->idx << 40;
 	double drain_until = 0;
+	int stopped = 0;
 
 	self = t;
 	t->tid = gettid();
@@ -554,7 +556,13 @@ static void *run(void *arg)
 		int k;
 
 		spin_and_check(t, round++);
-		if (!drain_until && stress_more(round)) {
+		/*
+		 * A case is a round of any thread: the run stops on the
+		 * rounds of all threads together, so one thread the
+		 * scheduler starves does not hold the others.
+		 */
+		if (!stopped && stress_more(__atomic_fetch_add(&rounds_done, 1,
+							       __ATOMIC_RELAXED))) {
 			for (k = 0; k < 4; k++) {
 				int to = rnd_below(&rs, nthreads - 1);
 
@@ -562,13 +570,22 @@ static void *run(void *arg)
 			}
 			continue;
 		}
-		/* stopped: keep working until everything sent to us is in */
-		if (!drain_until) {
-			drain_until = stress_now() + DRAIN_S;
+		/*
+		 * Stopped: keep working until everything sent to us is in.
+		 * The drain bound starts when the last sender has stopped,
+		 * not when this thread did: a sender still running may queue
+		 * a signal to us long after our own last round, and a thread
+		 * that left before it arrived would lose it.
+		 */
+		if (!stopped) {
+			stopped = 1;
 			__atomic_add_fetch(&senders_done, 1, __ATOMIC_ACQ_REL);
 		}
-		if ((__atomic_load_n(&senders_done, __ATOMIC_ACQUIRE) == nthreads &&
-		     drained(t)) || stress_now() > drain_until)
+		if (__atomic_load_n(&senders_done, __ATOMIC_ACQUIRE) < nthreads)
+			continue;
+		if (!drain_until)
+			drain_until = stress_now() + DRAIN_S;
+		if (drained(t) || stress_now() > drain_until)
 			break;
 	}
 	timer_delete(t->timer);

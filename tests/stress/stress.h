@@ -54,9 +54,10 @@
  * most: the long run must reach 100 000 frames per ABI), and its cases in
  * the bounded run (about three minutes in all under TCG on 4 vCPUs).  What
  * a case is belongs to the program: a fuzzed frame, a signal checked for
- * kernel bytes, a round of each storm thread, an offline/online cycle, a
- * child of the syscall fuzzer.  0 takes a program out of the bounded
- * run (its results skip there); it still runs in a timed run or a replay.
+ * kernel bytes, a round of any storm thread (counted over all threads), an
+ * offline/online cycle, a child of the syscall fuzzer.  0 takes a program
+ * out of the bounded run (its results skip there); it still runs in a
+ * timed run or a replay.
  */
 static const struct {
 	const char *abi, *prog;
@@ -66,12 +67,12 @@ static const struct {
 	{ "aarch64", "sigreturn", 27, 3000 },
 	{ "aarch64", "kbytes", 2, 100 },
 	{ "aarch64", "syscalls", 5, 200 },
-	{ "aarch64", "storm", 7, 2000 },
+	{ "aarch64", "storm", 7, 800 },
 	{ "aarch64", "hotplug", 8, 100 },
 	{ "armhf", "sigreturn", 27, 3000 },
 	{ "armhf", "kbytes", 2, 100 },
 	{ "armhf", "syscalls", 12, 400 },
-	{ "armhf", "storm", 5, 1000 },
+	{ "armhf", "storm", 5, 400 },
 	{ "armhf", "hotplug", 5, 30 },
 };
 
