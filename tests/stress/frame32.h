@@ -92,6 +92,8 @@ extern char landing_thumb[], landing_thumb_bkpt[];
 void mutate_arm(int);
 void mutate_thumb(int);
 void on_trigger(int);
+void trap_entry(int, siginfo_t *, void *);
+void on_landing(int, siginfo_t *, void *);
 
 #define LOAD32					\
 	"	add	r1, r0, #72\n"		\
@@ -130,8 +132,29 @@ void on_trigger(int);
 	"	bkpt	#0x42\n"			\
 	"	.ltorg\n"
 
-/* The handler entry: remember sp (the frame), then the C handler. */
+/*
+ * A handler starts with the FPSCR of the code it interrupted, and ours
+ * may have Len or Stride set (writable here, and kept by the kernel).
+ * VFP code run with them set is CONSTRAINED UNPREDICTABLE on a CPU
+ * without short vectors: QEMU makes VFP data-processing instructions
+ * UNDEFINED.  Our handlers' C has such instructions and runs with
+ * SIGILL blocked, so the case died of SIGILL in the handler.  Each
+ * handler entry clears the two fields before any C, as the AAPCS wants
+ * them at a call (a 32-bit ARM kernel clears them for a handler; an
+ * arm64 one, stock 6.1 as ours, does not).  The frame holds the
+ * interrupted FPSCR whole, and returning through it restores it.
+ */
+#define FPSCR_FOR_C(reg)				\
+	"	vmrs	" reg ", fpscr\n"		\
+	"	bic	" reg ", " reg ", #0x00370000\n"	\
+	"	vmsr	fpscr, " reg "\n"
+
+/*
+ * The handler entry: FPSCR made fit for C, remember sp (the frame),
+ * then the C handler.
+ */
 #define ENTRY32						\
+	FPSCR_FOR_C("r3")				\
 	"	ldr	r3, =entry_sp\n"		\
 	"	str	sp, [r3]\n"			\
 	"	ldr	r3, =on_trigger\n"		\
@@ -155,6 +178,12 @@ asm(".pushsection .text\n"
     "landing_arm:\n" STORE32("landing_arm")
     ".globl mutate_arm\n.type mutate_arm, %function\n"
     "mutate_arm:\n" ENTRY32
+    ".globl trap_entry\n.type trap_entry, %function\n"
+    "trap_entry:\n"
+    FPSCR_FOR_C("ip")
+    "	ldr	ip, =on_landing\n"
+    "	bx	ip\n"
+    "	.ltorg\n"
 
     ".thumb\n"
     ".balign 4\n"
@@ -773,7 +802,7 @@ static void check_landed(int sig, ucontext_t *uc)
 			  want.fpscr, want.vfp_fpscr);
 }
 
-static void on_landing(int sig, siginfo_t *si, void *ucv)
+void on_landing(int sig, siginfo_t *si, void *ucv)
 {
 	check_landed(sig, ucv);
 	_exit(rep->state[0] ? FUZZ_BAD_STATE : FUZZ_OK);
@@ -815,7 +844,7 @@ static void __attribute__((noreturn)) fuzz_child(struct fuzz_report *r,
 	sigaction(SIGILL, &sa, NULL);
 	sigaction(SIGALRM, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
-	sa.sa_sigaction = on_landing;
+	sa.sa_sigaction = trap_entry;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigaction(SIGTRAP, &sa, NULL);
 	signal(SIGSEGV, SIG_DFL);
