@@ -308,6 +308,11 @@ static int verbose;
 static volatile int phase;
 static int trig_thumb, trig_spin, handler_thumb, handler_rt, handler_on_alt;
 
+/* The spin's one-shot timer, and the ticks that came before the spin. */
+#define TICK_NS		(200 * 1000)
+static struct itimerspec tick = { .it_value = { 0, TICK_NS } };
+static int early_ticks;
+
 static struct {
 	uint32_t r[15], pc, cpsr, fpscr, vfp_fpscr;
 	uint64_t mask, d[32];
@@ -525,6 +530,20 @@ void on_trigger(int sig)
 		/* resumed at a pc that faulted */
 		check_landed(sig, (ucontext_t *)(uintptr_t)uc);
 		_exit(rep->state[0] ? FUZZ_BAD_STATE : FUZZ_OK);
+	}
+	if (sig == SIGALRM && rd32(uc + PC_OFF) != trigger_pc()) {
+		/*
+		 * The tick came before the spin, while the stub was still
+		 * loading the state (or before it ran): this frame holds
+		 * no state of ours.  Return through it untouched and wait
+		 * for the next, later tick (a one-shot timer: nothing else
+		 * is pending; each wait longer than the last, so that a
+		 * slow vCPU gets there).
+		 */
+		early_ticks++;
+		tick.it_value.tv_nsec = TICK_NS << (early_ticks < 12 ? early_ticks : 12);
+		timer_settime(hw.timer, 0, &tick, NULL);
+		return;
 	}
 	phase = 1;
 	rep->stage = STAGE_DELIVERED;
@@ -815,7 +834,6 @@ static void __attribute__((noreturn)) fuzz_child(struct fuzz_report *r,
 	stack_t ss = { .ss_sp = alt, .ss_size = ALT_SIZE };
 	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL,
 				.sigev_signo = SIGALRM };
-	struct itimerspec its = { .it_value = { 0, 200 * 1000 } };
 	void (*handler)(int);
 	int i;
 
@@ -859,7 +877,7 @@ static void __attribute__((noreturn)) fuzz_child(struct fuzz_report *r,
 
 	if (trig_spin) {
 		if (timer_create(CLOCK_MONOTONIC, &sev, &hw.timer) ||
-		    timer_settime(hw.timer, 0, &its, NULL))
+		    timer_settime(hw.timer, 0, &tick, NULL))
 			_exit(FUZZ_SETUP);
 	}
 	if (trig_thumb)
