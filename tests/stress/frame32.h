@@ -107,10 +107,19 @@ void on_landing(int, siginfo_t *, void *);
 	"	ldr	lr, [r0, #56]\n"	\
 	"	ldm	r0, {r0-r12}\n"
 
+/*
+ * The landing: r0 goes to TPIDRURW while r0 takes the address of
+ * landed_regs.  That address comes from movw/movt, not a literal pool:
+ * instructions are fetched little-endian whatever CPSR.E says, but a
+ * literal is data, and with E set a literal load byte-reverses the
+ * address and the first store faults.  The stores themselves are
+ * big-endian then, which check_landed() undoes.
+ */
 #define STORE32(name)					\
 	"	nop\n	nop\n	nop\n	nop\n"		\
 	"	mcr	p15, 0, r0, c13, c0, 2\n"	\
-	"	ldr	r0, =landed_regs\n"		\
+	"	movw	r0, #:lower16:landed_regs\n"	\
+	"	movt	r0, #:upper16:landed_regs\n"	\
 	"	str r1, [r0, #4]\n	str r2, [r0, #8]\n"	\
 	"	str r3, [r0, #12]\n	str r4, [r0, #16]\n"	\
 	"	str r5, [r0, #20]\n	str r6, [r0, #24]\n"	\
@@ -129,8 +138,7 @@ void on_landing(int, siginfo_t *, void *);
 	"	vstmia	r1, {d16-d31}\n"		\
 	".globl " name "_bkpt\n"			\
 	name "_bkpt:\n"					\
-	"	bkpt	#0x42\n"			\
-	"	.ltorg\n"
+	"	bkpt	#0x42\n"
 
 /*
  * A handler starts with the FPSCR of the code it interrupted, and ours
