@@ -664,7 +664,7 @@ void on_trigger(int sig)
 			randomize((void *)(uintptr_t)(vfp + VFP_SIZE), 512 - VFP_SIZE);
 			break;
 		case M_BYTES: {
-			int k;
+			int k, pc_or_cpsr = 0;
 
 			for (k = 1 + rnd_below(&rs, 6); k; k--) {
 				uint32_t at = rnd_below(&rs, UC_SIZE);
@@ -674,7 +674,17 @@ void on_trigger(int sig)
 				/* what M_UCSTACK does, by other means */
 				if (at >= UC_STACK_OFF && at < UC_STACK_OFF + 12)
 					expect(EXPECT_EITHER, "uc_stack edited");
+				pc_or_cpsr |= at >= PC_OFF && at < CPSR_OFF + 4;
 			}
+			/*
+			 * As M_CPSR and M_T: the pc follows T to its landing.
+			 * An edited pc would resume anywhere in our own code
+			 * (a handler entered by a branch, a spin, an svc with
+			 * random registers): nothing a model can say.  M_PC
+			 * moves the pc where the outcome is known.
+			 */
+			if (pc_or_cpsr)
+				set_landing(uc);
 			/* as M_SIGMASK: the landing reports through these */
 			wr32(uc + MASK_OFF, rd32(uc + MASK_OFF) & ~(uint32_t)HARNESS_SIGS);
 			break;
