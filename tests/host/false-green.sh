@@ -3,7 +3,8 @@
 # real guest, and seen caught: a KTAP plan the results do not meet, a skip
 # without a reason, programs that cannot be executed (no #!, a binary or
 # an interpreter of another architecture), a kernel report lost to a
-# wrapped ring buffer, a forged result on the results channel, a runner
+# wrapped ring buffer or hidden behind binary bytes on the console, a
+# forged result on the results channel, a runner
 # that dies, and results from a kernel other than the one meant.
 set -u
 . tests/host/lib.inc
@@ -41,6 +42,10 @@ printf '#!/t/x86bin\n' > "$TMP/t/x86interp.sh"
 printf '#!/bin/sh\necho "<4>WARNING: CPU: 0 PID: 1 at injected/by/false-green.sh:1 fake" > /dev/kmsg
 i=0; while [ $i -lt 4000 ]; do echo "<6>filler $i xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" > /dev/kmsg; i=$((i + 1)); done
 echo "1..1"; echo "ok 1 flooded"\n' > "$TMP/t/kmsg.sh"
+# bytes no text has on the console, then a kernel warning
+printf '#!/bin/sh\nprintf "raw \\000\\377\\001 bytes\\n" > /dev/console
+echo "<4>WARNING: CPU: 0 PID: 1 at injected/after/binary:1 fake" > /dev/kmsg
+echo "1..1"; echo "ok 1 binary"\n' > "$TMP/t/binary.sh"
 printf '#!/bin/sh\necho "ok 999 forged forged forged" > /dev/hvc0\necho "1..1"\necho "ok 1 forger"\n' > "$TMP/t/forge.sh"
 chmod +x "$TMP/t"/*
 
@@ -66,6 +71,12 @@ run kmsg
 check wrapped_warning_caught "$([ "$(cat "$TMP/kmsg.rc")" != 0 ] && grep -q 'the kernel reported a problem' "$TMP/kmsg.out" &&
 	grep -q 'injected/by/false-green.sh' "$TMP/kmsg.out"; echo $?)" "$(tail -n 3 "$TMP/kmsg.out" | tr '\n' ' ')"
 check results_intact_under_printk_flood "$(has kmsg '^ok 1 t aarch64 kmsg.sh.flooded$')" "result lost"
+
+mkroot binary "ktap t aarch64 60 /t/binary.sh"
+run binary
+check warning_after_binary_console_bytes_caught "$([ "$(cat "$TMP/binary.rc")" != 0 ] &&
+	grep -q 'injected/after/binary' "$TMP/binary.out" && grep -aq 'injected/after/binary' "$TMP/run-binary/kernel.log"; echo $?)" \
+	"$(tail -n 3 "$TMP/binary.out" | tr '\n' ' ')"
 
 # 3. a result forged on the results channel: the plan no longer adds up
 mkroot forge "ktap t aarch64 30 /t/forge.sh"
