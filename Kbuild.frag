@@ -129,6 +129,10 @@ CONFIG_PCI_HOST_GENERIC=y
 CONFIG_NET=y
 CONFIG_UNIX=y
 CONFIG_POSIX_MQUEUE=y
+# memory features MTE's tag handling meets (the arm64/mte kselftests
+# check_ksm_options and check_hugetlb_options need them)
+CONFIG_KSM=y
+CONFIG_HUGETLBFS=y
 # line tables for decode_stacktrace.sh and gdb
 CONFIG_DEBUG_KERNEL=y
 CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y
