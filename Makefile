@@ -290,7 +290,8 @@ qemu-gdb: vmlinux $(SHELL_CPIO) $(DTB)
 # and timer suites again with the kernel entered at EL2, the timer suite
 # with the rate in the device tree, and our own suites on the debug kernel
 # (KASAN, lockdep, UBSAN...: any report fails the run; each program gets
-# three times the usual 60 s there).  Every step runs
+# three times the usual 60 s there), with the bounded stress run after
+# them on the same kernel.  Every step runs
 # even when one fails; the last line counts them all; B/test-times says
 # where the time went.
 DEBUG_SUITES := signal compat timer
@@ -304,7 +305,7 @@ ERRATUM_TESTS := ^timer [a-z0-9]+ (erratum|monotonic)
 TEST_RESULTS = $(B)/results-host.json $(B)/run/ours/results.json \
 	$(B)/run/ours-el2/results.json $(B)/run/ours-timer-dt/results.json \
 	$(foreach e,$(TIMER_ERRATA),$(B)/run/ours-timer-erratum-$(e)/results.json) \
-	$(B)/run/ours-debug/results.json
+	$(B)/run/ours-debug/results.json $(B)/run/ours-debug-stress/results.json
 STEP = $(TOOLS)/timed $(B)/test-times
 test:
 	@mkdir -p $(B) && rm -f $(TEST_RESULTS) $(B)/test-status $(B)/test-times
@@ -325,6 +326,8 @@ test:
 		echo $$? >> $(B)/test-status
 	@$(STEP) guest-debug $(MAKE) --no-print-directory selftest VARIANT=debug \
 		SUITES="$(DEBUG_SUITES)" KSELFTESTS=none SUITE_TIMEOUT=180; echo $$? >> $(B)/test-status
+	@$(STEP) guest-debug-stress $(MAKE) --no-print-directory stress VARIANT=debug DIVISOR=20; \
+		echo $$? >> $(B)/test-status
 	@$(STEP) guest-el2-vhe $(MAKE) --no-print-directory selftest VARIANT=el2-vhe SUITES=boot \
 		KSELFTESTS=kvm; echo $$? >> $(B)/test-status
 	@$(STEP) guest-el2-nvhe $(MAKE) --no-print-directory selftest VARIANT=el2-nvhe SUITES=boot \
@@ -398,19 +401,21 @@ kselftests: kvm-selftests
 kvm-selftests: deps $(PRISTINE_DEP)
 	@$(TOOLS)/build-kvm-selftests $(KSRC) $(KVMSFT) tests/kvm-selftests.list
 
-# -- tests/stress (issue 16), in a boot of its own on 4 CPUs; not yet in
-# make test (see README: it is not green on ours).  Without
-# DURATION, the bounded run: a fixed number of cases per
+# -- tests/stress (issue 16), in a boot of its own on 4 CPUs; make test
+# runs a twentieth of the bounded run on the debug kernel.
+# Without DURATION, the bounded run: a fixed number of cases per
 # program and a fixed seed.  DURATION=s: s seconds shared out by the
 # programs (tests/stress/stress.h), seed from the clock.  SEED= sets the
-# base seed, REPLAY=abi/program:seed replays one case.
-##   make stress [DURATION=s]  tests/stress on 4 CPUs: bounded run, or s seconds (SEED=, REPLAY=)
+# base seed, REPLAY=abi/program:seed replays one case, DIVISOR=n runs an
+# n-th of the bounded run's cases (make test on the debug kernel: 20).
+##   make stress [DURATION=s]  tests/stress on 4 CPUs: bounded run, or s seconds (SEED=, REPLAY=, DIVISOR=)
 ##   make compare-stress     make stress on ours and on stock, side by side (build/compare-stress.json)
 .PHONY: stress compare-stress
 STRESS_ENV = $(if $(DURATION),STRESS_DURATION=$(DURATION)) $(if $(SEED),STRESS_SEED=$(SEED)) \
-	$(if $(REPLAY),STRESS_REPLAY=$(REPLAY))
+	$(if $(REPLAY),STRESS_REPLAY=$(REPLAY)) $(if $(DIVISOR),STRESS_DIVISOR=$(DIVISOR))
 stress:
-	@$(MAKE) --no-print-directory selftest VARIANT=stress SUITES=stress KSELFTESTS=none SMP=4 \
+	@$(MAKE) --no-print-directory selftest VARIANT="$(strip $(VARIANT) stress)" SUITES=stress \
+		KSELFTESTS=none SMP=4 \
 		SUITE_TIMEOUT=$(if $(DURATION),$$(($(DURATION) / 3 + 120)),300) \
 		TIMEOUT=$(if $(DURATION),$$(($(DURATION) * 2 + 300)),1200) APPEND='$(APPEND) $(STRESS_ENV)'
 compare-stress:

@@ -19,6 +19,10 @@
  *                    failure prints the seed of its case
  *   STRESS_REPLAY    "<abi>/<program>:<case seed>": that program runs that
  *                    one case and says what it did; the others skip
+ *   STRESS_DIVISOR   n: the bounded run runs an n-th of each program's
+ *                    cases, at least one (`make test` on the debug kernel:
+ *                    20, where KASAN and lockdep make every case some ten
+ *                    times slower)
  */
 #ifndef TESTS_STRESS_H
 #define TESTS_STRESS_H
@@ -151,6 +155,7 @@ static inline void stress_init(const char *prog)
 	const char *d = getenv("STRESS_DURATION");
 	const char *s = getenv("STRESS_SEED");
 	const char *r = getenv("STRESS_REPLAY");
+	const char *div = getenv("STRESS_DIVISOR");
 	char want[64];
 	size_t i;
 	int percent = 0;
@@ -166,6 +171,11 @@ static inline void stress_init(const char *prog)
 			stress.cases = stress_shares[i].cases;
 		}
 	stress.budget = stress.total * percent / 100;
+	if (stress.bounded && stress.cases && div && atoi(div) > 1) {
+		stress.cases /= atoi(div);
+		if (!stress.cases)
+			stress.cases = 1;
+	}
 
 	if (s && *s) {
 		stress.seed = strtoull(s, NULL, 0);
