@@ -42,6 +42,7 @@
 #include <linux/clocksource_ids.h>
 #include <linux/cpu.h>
 #include <linux/cpu_pm.h>
+#include <linux/cpufeature.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
@@ -58,7 +59,6 @@
 #include <linux/workqueue.h>
 
 #include <asm/arch_timer.h>
-#include <asm/cpufeature.h>
 #include <asm/virt.h>
 
 #include <clocksource/arm_generic.h>
