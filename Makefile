@@ -81,7 +81,9 @@ $(error KERNEL must be "ours" or "stock", not "$(KERNEL)")
 endif
 KFRAG   := $(B)/frag/$(KERNEL)$(KSUFFIX)$(if $(FRAG),-extra).frag
 IMAGE   := $(KOBJ)/arch/arm64/boot/Image
-RUNDIR  := $(B)/run/$(KERNEL)$(if $(BASECONFIG),-$(BASECONFIG))$(if $(VARIANT_TAG),-$(VARIANT_TAG))
+# A run's directory: the kernel, then the base config and variant words
+RUNSUFFIX := $(if $(BASECONFIG),-$(BASECONFIG))$(if $(VARIANT_TAG),-$(VARIANT_TAG))
+RUNDIR  := $(B)/run/$(KERNEL)$(RUNSUFFIX)
 
 DTS_DEFS = -DNR_CPUS=$(SMP) $(if $(filter el2,$(VARIANT)),-DPSCI_METHOD='"smc"') \
 	$(if $(filter timer-dt,$(VARIANT)),-DTIMER_FREQUENCY=62500000 -DTIMER_VARIANT) \
@@ -344,10 +346,10 @@ test-host: vmlinux rootfs
 # Both sides run now, or the comparison fails: stale results are removed
 # first and each side's build id must be its vmlinux's.
 compare:
-	@rm -f $(B)/run/ours$(KSUFFIX)/results.json $(B)/run/stock$(KSUFFIX)/results.json
+	@rm -f $(B)/run/ours$(RUNSUFFIX)/results.json $(B)/run/stock$(RUNSUFFIX)/results.json
 	@$(MAKE) --no-print-directory selftest KERNEL=ours; \
 		$(MAKE) --no-print-directory selftest KERNEL=stock; \
-		$(TOOLS)/compare $(B)/run/stock$(KSUFFIX)/results.json $(B)/run/ours$(KSUFFIX)/results.json \
+		$(TOOLS)/compare $(B)/run/stock$(RUNSUFFIX)/results.json $(B)/run/ours$(RUNSUFFIX)/results.json \
 		$(B)/compare.json $(B)/stock$(KSUFFIX)/vmlinux $(B)/out$(KSUFFIX)/vmlinux
 
 # Upstream's changes to the stock files our overlay replaces, since the
