@@ -418,7 +418,7 @@ STRESS_ENV = $(if $(DURATION),STRESS_DURATION=$(DURATION)) $(if $(SEED),STRESS_S
 stress:
 	@$(MAKE) --no-print-directory selftest VARIANT="$(strip $(VARIANT) stress)" SUITES=stress \
 		KSELFTESTS=none SMP=4 \
-		SUITE_TIMEOUT=$(if $(DURATION),$$(($(DURATION) / 3 + 120)),300) \
+		SUITE_TIMEOUT=$(if $(DURATION),$$(($(DURATION) * 6 / 10 + 120)),300) \
 		TIMEOUT=$(if $(DURATION),$$(($(DURATION) * 2 + 300)),1200) APPEND='$(APPEND) $(STRESS_ENV)'
 compare-stress:
 	@$(MAKE) --no-print-directory stress KERNEL=ours; \
