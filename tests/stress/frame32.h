@@ -142,16 +142,17 @@ void on_landing(int, siginfo_t *, void *);
 	"	bkpt	#0x42\n"
 
 /*
- * A handler starts with the FPSCR of the code it interrupted, and ours
- * may have Len or Stride set (writable here, and kept by the kernel).
- * VFP code run with them set is CONSTRAINED UNPREDICTABLE on a CPU
- * without short vectors: QEMU makes VFP data-processing instructions
- * UNDEFINED.  Our handlers' C has such instructions and runs with
- * SIGILL blocked, so the case died of SIGILL in the handler.  Each
- * handler entry clears the two fields before any C, as the AAPCS wants
- * them at a call (a 32-bit ARM kernel clears them for a handler; an
- * arm64 one, stock 6.1 as ours, does not).  The frame holds the
- * interrupted FPSCR whole, and returning through it restores it.
+ * The code a case interrupts may have FPSCR Len or Stride set (writable
+ * here).  A 32-bit ARM kernel, and ours, enter a handler with the two
+ * clear, as the AAPCS wants them at a call; stock arm64 6.1 enters it
+ * with the interrupted FPSCR.  VFP code run with them set is CONSTRAINED
+ * UNPREDICTABLE on a CPU without short vectors: QEMU makes VFP
+ * data-processing instructions UNDEFINED, and our handlers' C, which has
+ * such instructions and runs with SIGILL blocked, died of SIGILL on
+ * stock.  So each handler entry clears the two fields before any C, on
+ * either kernel (tests/compat/signals.c checks the kernel's part).  The
+ * frame holds the interrupted FPSCR whole, and returning through it
+ * restores it.
  */
 #define FPSCR_FOR_C(reg)				\
 	"	vmrs	" reg ", fpscr\n"		\
