@@ -79,6 +79,15 @@ TREE_STAMP := $(B)/sync/changed
 else
 $(error KERNEL must be "ours" or "stock", not "$(KERNEL)")
 endif
+# The debug kernel is built from its own tree: KTREE hard-linked plus the
+# upstream fixes 6.1.y lacks that only a debug kernel needs
+# (tools/debug-backports: each says why); every other kernel from KTREE.
+ifneq ($(KVARIANT),)
+BASE_TREE  := $(KTREE)
+BASE_TREE_STAMP := $(TREE_STAMP)
+KTREE   := $(B)/linux$(if $(filter stock,$(KERNEL)),-stock)-debug
+TREE_STAMP := $(KTREE)/.debug-tree
+endif
 KFRAG   := $(B)/frag/$(KERNEL)$(KSUFFIX)$(if $(FRAG),-extra).frag
 IMAGE   := $(KOBJ)/arch/arm64/boot/Image
 # A run's directory: the kernel, then the base config and variant words
@@ -182,6 +191,7 @@ config: deps $(PRISTINE_DEP) $(KFRAG) $(BASE_DEP)
 else
 config: sync-stale $(KFRAG) $(BASE_DEP)
 endif
+	@$(if $(KVARIANT),$(TOOLS)/debug-tree $(BASE_TREE) $(BASE_TREE_STAMP) $(TOOLS)/debug-backports $(KTREE))
 	@TREE_STAMP=$(TREE_STAMP) $(TOOLS)/kconfig $(KTREE) $(KOBJ) $(KFRAG) $(BASE_CONFIG)
 
 # Built already when B/…/.built is newer than the .config and the tree's
