@@ -29,6 +29,7 @@ BASECONFIG ?=
 FRAG    ?=
 T       ?=
 TIMEOUT ?= $(if $(filter 1,$(FULL)),3600,900)
+BOOT_TIMEOUT ?= 300
 MACHINE ?= virt,gic-version=3,mte=on$(if $(filter el2,$(VARIANT)),$(comma)virtualization=on)
 comma   := ,
 empty   :=
@@ -275,7 +276,7 @@ selftest:
 
 selftest-run: vmlinux rootfs $(DTB)
 	@echo "  BOOT    $(KERNEL)$(KSUFFIX) kernel, $(MACHINE), -cpu $(CPU), -smp $(SMP)"
-	@$(GUEST_ENV) TIMEOUT=$(TIMEOUT) APPEND='$(APPEND)' LABEL=$(notdir $(RUNDIR)) \
+	@$(GUEST_ENV) TIMEOUT=$(TIMEOUT) BOOT_TIMEOUT=$(BOOT_TIMEOUT) APPEND='$(APPEND)' LABEL=$(notdir $(RUNDIR)) \
 		$(TOOLS)/run-guest $(IMAGE) $(DTB) $(ROOTFS) $(RUNDIR); st=$$?; \
 		cp $(RUNDIR)/results.json $(RUNDIR)/junit.xml $(B)/ 2>/dev/null; exit $$st
 

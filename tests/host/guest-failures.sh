@@ -45,3 +45,14 @@ TIMEOUT=60 APPEND="rdinit=/nonexistent init=/nonexistent" \
 rc=$?
 check panic_fails "$([ $rc != 0 ] && grep -q 'kernel reported a problem' "$TMP/out3" &&
 	grep -q 'Kernel panic' "$TMP/out3"; echo $?)" "rc=$rc: $(tail -n 3 "$TMP/out3" | tr '\n' ' ')"
+
+# 4. the boot hangs before the runner starts (init is a long sleep, as a
+# kernel deadlocked in early boot would be): killed at BOOT_TIMEOUT, not
+# at the run's TIMEOUT, with the console's last lines
+start=$(date +%s)
+BOOT_TIMEOUT=15 TIMEOUT=300 APPEND="rdinit=/bin/sleep -- 1000" \
+	tools/run-guest "$image" "$dtb" "$TMP/hang.cpio" "$TMP/run4" > "$TMP/out4" 2>&1
+rc=$? took=$(( $(date +%s) - start ))
+check boot_timeout_fails "$([ $rc != 0 ] && grep -q 'BOOT TIMEOUT: nothing on the results channel after 15 s' "$TMP/out4" &&
+	[ $took -lt 60 ] && [ "$(grep -c 'nothing on the results channel' "$TMP/out4")" = 1 ]; echo $?)" \
+	"rc=$rc after $took s: $(tail -n 3 "$TMP/out4" | tr '\n' ' ')"
