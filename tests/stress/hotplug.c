@@ -18,6 +18,7 @@
  * again is woken by a timer on that CPU.
  */
 #include "../stress/stress.h"
+#include "cpu_time.h"
 
 #include <poll.h>
 #include <pthread.h>
@@ -46,14 +47,6 @@ static volatile int stop;
 static int64_t newest;
 static char ce_name[NCPU][64];
 
-static int64_t ns_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int64_t ns_sys(void)
 {
 	struct timespec ts;
@@ -67,15 +60,6 @@ static struct timespec ts_of(int64_t ns)
 	struct timespec ts = { ns / 1000000000LL, ns % 1000000000LL };
 
 	return ts;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 static void note(struct worker *w, const char *what, int64_t late)
@@ -113,7 +97,7 @@ static void *work(void *arg)
 	int oneshot, tick;
 
 	w->tid = gettid();
-	pin(w->cpu);
+	pin_cpu(w->cpu);
 	sigemptyset(&set);
 	sigaddset(&set, TIMER_SIG);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
@@ -127,7 +111,7 @@ static void *work(void *arg)
 		w->lost++;
 		return NULL;
 	}
-	periodic_start = ns_now();
+	periodic_start = mono_ns();
 	timerfd_settime(tick, 0, &periodic, NULL);
 
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
@@ -140,9 +124,9 @@ static void *work(void *arg)
 
 		/* back on our CPU once it is online again */
 		if (cpu_before != w->cpu)
-			pin(w->cpu);
+			pin_cpu(w->cpu);
 
-		now = ns_now();
+		now = mono_ns();
 		e1 = now + 200 * 1000 + rnd_below(&rs, 2000 * 1000);
 		e2 = e1 + rnd_below(&rs, 1500 * 1000);
 		its.it_value = ts_of(e1);
@@ -150,20 +134,20 @@ static void *work(void *arg)
 		its.it_value = ts_of(e2);
 		timerfd_settime(oneshot, TFD_TIMER_ABSTIME, &its, NULL);
 
-		judge(w, sigtimedwait(&set, &si, &bound) == TIMER_SIG, ns_now(), e1,
+		judge(w, sigtimedwait(&set, &si, &bound) == TIMER_SIG, mono_ns(), e1,
 		      "POSIX timer early");
 		judge(w, poll(&pfd, 1, BOUND_S * 1000) == 1 &&
-		      read(oneshot, &e, sizeof(e)) == sizeof(e), ns_now(), e2,
+		      read(oneshot, &e, sizeof(e)) == sizeof(e), mono_ns(), e2,
 		      "timerfd early");
 
-		e3 = ns_now() + rnd_below(&rs, 2000 * 1000);
+		e3 = mono_ns() + rnd_below(&rs, 2000 * 1000);
 		{
 			struct timespec t3 = ts_of(e3);
 
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t3, NULL) == EINTR)
 				;
 		}
-		now = ns_now();
+		now = mono_ns();
 		home = sched_getcpu() == w->cpu;
 		judge(w, 1, now, e3, "clock_nanosleep early");
 
@@ -174,7 +158,7 @@ static void *work(void *arg)
 		 * by then, while one read before it may be milliseconds old
 		 * if this vCPU was descheduled in between.
 		 */
-		now = ns_now();
+		now = mono_ns();
 		if ((int64_t)expiries * 1500 * 1000 > now - periodic_start) {
 			w->periodic_early++;
 			note(w, "periodic timerfd ahead of the clock", (int64_t)expiries * 1500 * 1000 -
@@ -199,10 +183,10 @@ static void *read_clock(void *arg)
 	int64_t prev = 0;
 	uint64_t i;
 
-	pin(w->cpu);
+	pin_cpu(w->cpu);
 	for (i = 0; !__atomic_load_n(&stop, __ATOMIC_ACQUIRE); i++) {
 		int64_t seen = __atomic_load_n(&newest, __ATOMIC_ACQUIRE);
-		int64_t a = (i & 1) ? ns_sys() : ns_now();
+		int64_t a = (i & 1) ? ns_sys() : mono_ns();
 
 		if (a < seen || a < prev) {
 			int64_t by = (seen > prev ? seen : prev) - a;
@@ -217,7 +201,7 @@ static void *read_clock(void *arg)
 								 __ATOMIC_ACQUIRE))
 			;
 		if ((i & 255) == 0 && sched_getcpu() != w->cpu)
-			pin(w->cpu);
+			pin_cpu(w->cpu);
 	}
 	w->reads = i;
 	return NULL;
@@ -364,7 +348,7 @@ int main(void)
 			have_ce = 0;
 	rs = stress.seed;
 	stress_taint_start();
-	pin(0);
+	pin_cpu(0);
 
 	for (i = 0; i < NCPU; i++) {
 		workers[i].cpu = i;

@@ -27,20 +27,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
 #include "ktap.h"
 
 #define WINDOW_NS	400000000LL	/* guest time per measurement */
 #define MIN_RATIO	0.5
 
 static volatile unsigned long handled;
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static int under_icount(void)
 {
@@ -54,15 +47,6 @@ static int under_icount(void)
 		found = strstr(line, "qemu_icount") != NULL;
 	fclose(f);
 	return found;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 static void on_usr1(int sig)
@@ -111,7 +95,7 @@ static pid_t start_sibling(void)
 		sigset_t set;
 
 		close(fds[0]);
-		if (pin(1))
+		if (pin_cpu(1))
 			_exit(1);
 		if (write(fds[1], "x", 1) != 1)
 			_exit(1);
@@ -162,7 +146,7 @@ int main(void)
 	struct sigaction sa = { .sa_handler = on_usr1 };
 
 	ktap_plan(2);
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin(0)) {
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || pin_cpu(0)) {
 		ktap_skip("busy_sibling_syscall", "needs CPUs 0 and 1 online");
 		ktap_skip("busy_sibling_signal", "needs CPUs 0 and 1 online");
 		return ktap_finish();

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
 #include "ktap.h"
 
 #ifdef __aarch64__
@@ -53,14 +54,6 @@ static uint32_t counter_freq(void)
 	asm volatile("mrc p15, 0, %0, c14, c0, 0" : "=r" (v));
 	return v;
 #endif
-}
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static char *kernel_log(void)

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
 #include "ktap.h"
 
 #define DT_TIMER	"/proc/device-tree/timer/"
@@ -143,23 +144,6 @@ static enum vdso_expect midr_expect(char *why, size_t len)
 	return e;
 }
 
-static int pin(int cpu)
-{
-	cpu_set_t one;
-
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(0, sizeof(one), &one) == 0 && sched_getcpu() == cpu;
-}
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static uint64_t el0_counter(void)
 {
 	uint64_t v;
@@ -215,7 +199,7 @@ static int vdso_probe(int cpu)
 		struct timeval tv;
 		int r = 0;
 
-		pin(cpu);
+		pin_cpu(cpu);
 		if (filter_clock_syscalls())
 			_exit(8);
 		if (clock_gettime(CLOCK_MONOTONIC, &ts))
@@ -251,7 +235,7 @@ static void *handoff_side(void *arg)
 {
 	int me = (int)(intptr_t)arg, i;
 
-	if (!pin(ho.cpu[me]))
+	if (pin_cpu(ho.cpu[me]))
 		__atomic_store_n(&ho.unpinned, 1, __ATOMIC_SEQ_CST);
 	for (i = 0; i < HANDOFFS; i++) {
 		uint64_t prev, now;
@@ -306,7 +290,7 @@ static void timers_fire_case(void)
 		int64_t t0, t1;
 		int fd;
 
-		if (!pin(cpus[i])) {
+		if (pin_cpu(cpus[i])) {
 			snprintf(why, sizeof(why), "cannot pin to CPU%d", cpus[i]);
 			ok = 0;
 			break;

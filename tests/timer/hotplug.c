@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
 #include "ktap.h"
 
 #define ONLINE		"/sys/devices/system/cpu/cpu1/online"
@@ -37,30 +38,13 @@ static struct {
 	int error;
 } st;
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int pin_cpu1(void)
-{
-	cpu_set_t one;
-
-	CPU_ZERO(&one);
-	CPU_SET(1, &one);
-	return pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-}
-
 static void *worker(void *arg)
 {
 	struct itimerspec its = {
 		.it_value = { 0, PERIOD_NS }, .it_interval = { 0, PERIOD_NS },
 	};
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	int64_t t0 = now_ns();
+	int64_t t0 = mono_ns();
 	uint64_t expiries = 0, e;
 	int pinned = 0;
 
@@ -79,14 +63,14 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&lock);
 		if (!ok)
 			st.error = errno;
-		if ((int64_t)expiries * PERIOD_NS > now_ns() - t0)
+		if ((int64_t)expiries * PERIOD_NS > mono_ns() - t0)
 			st.early++;
 		st.wakes++;
 		if (pinned && cpu == 1)
 			st.wakes_on_cpu1++;
 		if (st.repin) {
 			st.repin = 0;
-			pinned = !pin_cpu1();
+			pinned = !pin_cpu(1);
 		}
 		pthread_cond_broadcast(&changed);
 		if (st.stop || !ok) {
