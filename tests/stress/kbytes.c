@@ -496,9 +496,17 @@ static const char *const names[] = {
 	"kernel_not_tainted",
 };
 
+/* The frame classes: the four of signal delivery, then this ABI's fifth. */
+#define NCLASS	5
 static struct {
 	uint64_t trials, leaks, stale, lost;
-} cls[5];
+} cls[NCLASS];
+
+/* The fifth class, when this CPU cannot make its frames. */
+static int class_skipped(int i)
+{
+	return i == NCLASS - 1 && CLASS5_SKIP;
+}
 
 static struct stress_fails leaks = { "kernel bytes in a frame", 0, 5 };
 static struct stress_fails lost = { "signal not delivered", 0, 5 };
@@ -568,8 +576,8 @@ static void trial(uint64_t seed, int loud)
 	}
 
 	c = (tr.siginfo ? 0 : 2) + tr.onstack;
-	for (i = 0; i < 5; i++) {
-		if (i != c && !(i == 4 && IN_CLASS5))
+	for (i = 0; i < NCLASS; i++) {
+		if (i != c && !(i == NCLASS - 1 && IN_CLASS5))
 			continue;
 		cls[i].trials++;
 		cls[i].stale += seen.stale;
@@ -601,8 +609,8 @@ static int every_class_tried(void)
 {
 	int i;
 
-	for (i = 0; i < 5; i++)
-		if (!cls[i].trials && !(i == 4 && CLASS5_SKIP))
+	for (i = 0; i < NCLASS; i++)
+		if (!cls[i].trials && !class_skipped(i))
 			return 0;
 	return 1;
 }
@@ -632,13 +640,13 @@ int main(void)
 		while (stress_more(n) || (!every_class_tried() && n < 1000));
 	}
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < NCLASS; i++)
 		stale += cls[i].stale;
 	ktap_diag("%s/kbytes: %" PRIu64 " frames, seed 0x%016" PRIx64
 		  "; stale user-stack words seen in frames: %" PRIu64,
 		  STRESS_ABI, n, stress.seed, stale);
-	for (i = 0; i < 5; i++) {
-		if (i == 4 && CLASS5_SKIP) {
+	for (i = 0; i < NCLASS; i++) {
+		if (class_skipped(i)) {
 			ktap_skip(names[i], CLASS5_WHY);
 			continue;
 		}

@@ -56,13 +56,10 @@
 /*
  * Each program's share of STRESS_DURATION, in percent, and its cases in
  * the bounded run (about three minutes in all under TCG on 4 vCPUs).  The
- * sigreturn fuzzers get 86 %: the long run must reach 100 000 frames per
- * ABI, and under TCG on a quiet 2-core host they run 106-160 frames/s
- * (aarch64, most of them with SVE state; 189 with SVE off) and 150-220
- * (armhf), a fork and an exit each, nearly all of it kernel time: `make
- * stress DURATION=1800` gives them 900 and 648 s (a run at 990 and
- * 558 s made 126 007 and 97 160 frames, 127 and 174 a second).  No program may take
- * more than 60 % of DURATION (the runner's timeout).  Hotplug runs its
+ * sigreturn fuzzers get 86 %: a 30-minute run must reach 100 000 frames
+ * per ABI at their TCG rate, a fork and an exit a frame (README, "Stress",
+ * has the measured rates).  No program may take more than 60 % of
+ * DURATION (the runner's timeout).  Hotplug runs its
  * 100 cycles whatever its share (MIN_CYCLES, some 30-50 s).  What a case
  * is belongs to the program: a fuzzed frame, a signal checked for kernel
  * bytes, a round of any storm thread (counted over all threads), an
