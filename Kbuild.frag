@@ -141,6 +141,10 @@ CONFIG_DEBUG_INFO_REDUCED=y
 # KVM, as every distro has it: our timer gives KVM its PPIs and counter
 CONFIG_VIRTUALIZATION=y
 CONFIG_KVM=y
+# and, in a KVM guest, ptp_kvm's cross-timestamp against the host's clock
+# (Debian's config-6.1: PTP_1588_CLOCK_KVM=y)
+CONFIG_PTP_1588_CLOCK=y
+CONFIG_PTP_1588_CLOCK_KVM=y
 
 # -- not available: SME depends on BROKEN in 6.1.y.
 

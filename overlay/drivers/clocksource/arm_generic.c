@@ -36,6 +36,7 @@
 #define pr_fmt(fmt) "arm_generic: " fmt
 
 #include <linux/acpi.h>
+#include <linux/arm-smccc.h>
 #include <linux/bitfield.h>
 #include <linux/clockchips.h>
 #include <linux/clocksource.h>
@@ -53,6 +54,7 @@
 #include <linux/of.h>
 #include <linux/of_irq.h>
 #include <linux/percpu.h>
+#include <linux/ptp_kvm.h>
 #include <linux/sched_clock.h>
 #include <linux/slab.h>
 #include <linux/timecounter.h>
@@ -202,6 +204,42 @@ static struct clocksource agt_clocksource = {
 			  CLOCK_SOURCE_VALID_FOR_HRES,
 	.vdso_clock_mode = VDSO_CLOCKMODE_ARCHTIMER,
 };
+
+#if IS_ENABLED(CONFIG_PTP_1588_CLOCK_KVM)
+/*
+ * ptp_kvm, in a KVM guest, asks the host for its wall clock and for the
+ * count of our counter at that same instant (KVM's PTP service, one SMCCC
+ * call): the guest's /dev/ptp clock and its precise cross-timestamp.  The
+ * host answers in the view the caller names, so name the one the
+ * clocksource reads: get_device_system_crosststamp() turns the count into
+ * guest time with this clocksource, and in a guest the two views differ
+ * by CNTVOFF_EL2.  Each result register holds 32 bits; a negative a0 is
+ * the host's refusal (no such service, or its clocksource is not the
+ * architected counter).
+ */
+int kvm_arch_ptp_get_crosststamp(u64 *cycle, struct timespec64 *ts,
+				 struct clocksource **cs)
+{
+	u32 view = agt.phys_counter ? KVM_PTP_PHYS_COUNTER :
+				      KVM_PTP_VIRT_COUNTER;
+	struct arm_smccc_res res;
+
+	if (!IS_ENABLED(CONFIG_HAVE_ARM_SMCCC_DISCOVERY))
+		return -EOPNOTSUPP;
+
+	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PTP_FUNC_ID, view, &res);
+	if ((s32)res.a0 < 0)
+		return -EOPNOTSUPP;
+
+	*ts = ns_to_timespec64(((u64)(u32)res.a0 << 32) | (u32)res.a1);
+	if (cycle)
+		*cycle = ((u64)(u32)res.a2 << 32) | (u32)res.a3;
+	if (cs)
+		*cs = &agt_clocksource;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(kvm_arch_ptp_get_crosststamp);
+#endif
 
 #ifdef CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND
 static __always_inline u64 agt_raw_count(bool phys)
