@@ -260,6 +260,7 @@ kselftests: deps $(PRISTINE_DEP)
 ROOTFS := $(B)/guest/test-$(KERNEL)$(if $(VARIANT_TAG),-$(VARIANT_TAG)).cpio
 rootfs: tests kselftests $(GUEST_BITS)
 	@LIBC=$(LIBC) LIBC32=$(LIBC32) STRACE=$(STRACE) STRACE32=$(STRACE32) T='$(T)' \
+		GUEST_IMAGE=$(if $(findstring virtualization=on,$(MACHINE)),$(IMAGE)) \
 		$(TOOLS)/guest-root $(ROOTFS).d $(B)/guest/init \
 		$(B)/guest/runner $(BUSYBOX) $(BUSYBOX32) $(B)/tests $(B)/ksft tests/kselftests.list
 	@KSELFTESTS='$(KSELFTESTS)' T='$(T)' $(TOOLS)/kvm-root $(ROOTFS).d $(KVMSFT)/out tests/kvm-selftests.list
@@ -341,9 +342,9 @@ test:
 		SUITES="$(DEBUG_SUITES)" KSELFTESTS=none SUITE_TIMEOUT=180; echo $$? >> $(B)/test-status
 	@$(STEP) guest-debug-stress $(MAKE) --no-print-directory stress VARIANT=debug DIVISOR=20; \
 		echo $$? >> $(B)/test-status
-	@$(STEP) guest-el2-vhe $(MAKE) --no-print-directory selftest VARIANT=el2-vhe SUITES=boot \
+	@$(STEP) guest-el2-vhe $(MAKE) --no-print-directory selftest VARIANT=el2-vhe SUITES="boot kvm" \
 		KSELFTESTS=kvm; echo $$? >> $(B)/test-status
-	@$(STEP) guest-el2-nvhe $(MAKE) --no-print-directory selftest VARIANT=el2-nvhe SUITES=boot \
+	@$(STEP) guest-el2-nvhe $(MAKE) --no-print-directory selftest VARIANT=el2-nvhe SUITES="boot kvm" \
 		KSELFTESTS=kvm; echo $$? >> $(B)/test-status
 	@$(STEP) guest-acpi $(MAKE) --no-print-directory selftest VARIANT=acpi SUITES="boot timer" \
 		KSELFTESTS="timers vDSO" T='^(boot|timer|kselftest/vDSO) |$(SHORT_TIMERS)'; echo $$? >> $(B)/test-status
