@@ -9,7 +9,7 @@ set -u
 P=tools/debug-backports
 # a small base tree: the files the backports touch, from the pristine tree
 mkdir -p "$TMP/base"
-for f in $(sed -n 's|^+++ b/\([^	 ]*\).*|\1|p' "$P"/*.patch); do
+for f in $(tools/debug-tree --files "$P"/*.patch); do
 	mkdir -p "$TMP/base/$(dirname "$f")" && cp "$KSRC/$f" "$TMP/base/$f"
 done
 echo keep > "$TMP/base/README"
@@ -55,4 +55,12 @@ cp -r "$TMP/dbg" "$TMP/fixed"
 rm -f "$TMP/fixed/.debug-tree"
 tools/debug-tree "$TMP/fixed" "$TMP/base.stamp" "$P" "$TMP/dbg2" > "$TMP/m" 2>&1
 check debug_tree_backport_already_in_base "$([ $? != 0 ] && grep -q 'already in' "$TMP/m" && [ ! -e "$TMP/dbg2" ]; echo $?)" \
+	"$(tr '\n' ' ' < "$TMP/m")"
+
+# no backports at all (the day the package tree has them all): the tree as
+# it is, every file a link
+mkdir -p "$TMP/none"
+tools/debug-tree "$TMP/base" "$TMP/base.stamp" "$TMP/none" "$TMP/dbg3" > "$TMP/m" 2>&1
+check debug_tree_without_backports "$([ $? = 0 ] && [ -f "$TMP/dbg3/.debug-tree" ] &&
+	[ "$(stat -c %i "$TMP/base/kernel/rcu/tasks.h")" = "$(stat -c %i "$TMP/dbg3/kernel/rcu/tasks.h")" ]; echo $?)" \
 	"$(tr '\n' ' ' < "$TMP/m")"
