@@ -51,7 +51,8 @@
 #define GICD_BASE	0x08000000ULL
 #define GICR_BASE	0x080a0000ULL
 #define UART_BASE	0x09000000ULL
-#define RUN_SECONDS	240
+/* under the runner's 60 s, so that a hung guest is reported with its console */
+#define RUN_SECONDS	45
 #define TAG		"ptp-guest: "
 #define NCASES		3
 
@@ -455,6 +456,8 @@ static const char *run_guest(struct seen *s)
 	image = read_file(GUEST_KERNEL, ram, INITRD_OFF);
 	if (image < 64 || memcmp(ram + 56, "ARMd", 4))
 		return "no arm64 Image at " GUEST_KERNEL;
+	if (image == INITRD_OFF)
+		return "the Image does not fit below the initramfs";
 	memcpy(&text_offset, ram + 8, 8);
 	if (text_offset) {
 		if (text_offset + image > INITRD_OFF)
