@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
 #include "ktap.h"
 
 #define GUEST_KERNEL	"/boot/Image"
@@ -55,19 +56,6 @@
 #define RUN_SECONDS	45
 #define TAG		"ptp-guest: "
 #define NCASES		3
-
-static uint64_t ns_of(const struct timespec *ts)
-{
-	return (uint64_t)ts->tv_sec * 1000000000ULL + ts->tv_nsec;
-}
-
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ns_of(&ts);
-}
 
 /* ---- the guest: PID 1 in the VM ---- */
 
@@ -113,7 +101,7 @@ static int guest_main(void)
 		if (clock_gettime(clk, &ts))
 			say("gettime %d 0\n", errno);
 		else
-			say("gettime 0 %llu\n", (unsigned long long)ns_of(&ts));
+			say("gettime 0 %llu\n", (unsigned long long)ts_ns(&ts));
 
 		memset(&precise, 0, sizeof(precise));
 		clock_gettime(CLOCK_REALTIME, &before);
@@ -124,8 +112,8 @@ static int guest_main(void)
 			    precise.device.nsec,
 		    (unsigned long long)precise.sys_realtime.sec * 1000000000ULL +
 			    precise.sys_realtime.nsec,
-		    (unsigned long long)ns_of(&before),
-		    (unsigned long long)ns_of(&after));
+		    (unsigned long long)ts_ns(&before),
+		    (unsigned long long)ts_ns(&after));
 	}
 	say("done\n");
 	sync();
@@ -374,7 +362,7 @@ static void parse_line(const char *line, struct seen *s)
 	} else if (sscanf(p, "gettime %d %llu", &err, &a) == 2) {
 		s->gettime_err = err;
 		s->gettime = a;
-		s->gettime_host_by = realtime_ns();
+		s->gettime_host_by = clock_ns(CLOCK_REALTIME);
 		s->have_gettime = 1;
 	} else if (sscanf(p, "precise %d %llu %llu %llu %llu", &err, &a, &b,
 			  &c, &d) == 5) {
@@ -383,7 +371,7 @@ static void parse_line(const char *line, struct seen *s)
 		s->sys = b;
 		s->before = c;
 		s->after = d;
-		s->precise_host_by = realtime_ns();
+		s->precise_host_by = clock_ns(CLOCK_REALTIME);
 		s->have_precise = 1;
 	} else if (!strncmp(p, "done", 4)) {
 		s->done = 1;
@@ -570,7 +558,7 @@ int main(void)
 		skip_all("no /dev/kvm: the kernel was not entered at EL2");
 		return ktap_finish();
 	}
-	start = realtime_ns();
+	start = clock_ns(CLOCK_REALTIME);
 	err = run_guest(&s);
 	if (err)
 		ktap_diag("the guest: %s", err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Two helpers the timer and stress tests share: the monotonic clock in
- * nanoseconds, and running the calling thread on one CPU.  The including
+ * Helpers the timer, stress and kvm tests share: a clock in nanoseconds,
+ * and running the calling thread on one CPU.  The including
  * file defines _GNU_SOURCE before its first #include (cpu_set_t).
  */
 #ifndef TESTS_CPU_TIME_H
@@ -11,13 +11,25 @@
 #include <stdint.h>
 #include <time.h>
 
-/* CLOCK_MONOTONIC, in nanoseconds. */
-static inline int64_t mono_ns(void)
+/* A timespec, in nanoseconds. */
+static inline int64_t ts_ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+/* Clock @clk now, in nanoseconds. */
+static inline int64_t clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	clock_gettime(clk, &ts);
+	return ts_ns(&ts);
+}
+
+/* CLOCK_MONOTONIC, in nanoseconds. */
+static inline int64_t mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 /*
