@@ -17,6 +17,15 @@
  * with "# @@BUILD-ID <hex>" (the running kernel's, from /sys/kernel/notes)
  * and closes with the plan "1..N" and "@@RUNNER-DONE".
  *
+ * Before each program the runner says which it starts ("# @@PROGRAM <index>
+ * <timeout> <suite> <abi> <program>", index counting manifest programs from
+ * 0), and while a program is silent it says it is alive ("# @@ALIVE" every
+ * HEARTBEAT seconds): a host that hears nothing for much longer knows the
+ * kernel or the runner wedged, and which program was running.  It then
+ * boots a fresh guest with resume=<index>,<results> on the command line:
+ * the runner skips the programs up to that index and numbers its results
+ * after the ones the host already has, so the plan covers the whole run.
+ *
  * Nothing that went wrong becomes a pass or a skip: a program that cannot
  * be executed, whose KTAP plan does not match its results, that outlives
  * its timeout or that skips without a reason fails.  The one skip the
@@ -39,6 +48,7 @@
 #include <sys/wait.h>
 
 #define KSFT_SKIP	4
+#define HEARTBEAT	2	/* seconds of silence between "# @@ALIVE" lines */
 #define EXEC_MARK	"@@runner: exec failed: errno "
 
 static FILE *out;
@@ -220,8 +230,15 @@ static void run_one(char **argv, const char *kind, const char *suite,
 			timed_out = 1;
 			break;
 		}
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
+		if (left > HEARTBEAT)
+			left = HEARTBEAT;
+		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0) {
+			if (left >= HEARTBEAT) {
+				fprintf(out, "# @@ALIVE\n");
+				fflush(out);
+			}
 			continue;
+		}
 		n = read(pipefd[0], buf + have, sizeof(buf) - 1 - have);
 		if (n <= 0)
 			break;
@@ -345,6 +362,12 @@ int main(void)
 {
 	FILE *manifest;
 	char line[1024];
+	const char *resume = getenv("resume");
+	int index = 0, first = 0;
+
+	/* resume=<first program>,<results already counted> */
+	if (resume && sscanf(resume, "%d,%d", &first, &results) != 2)
+		first = results = 0;
 
 	out = open_results();
 	if (!out)
@@ -364,6 +387,8 @@ int main(void)
 			kind = strtok_r(line, " \t\n", &save);
 			if (!kind || *kind == '#')
 				continue;
+			if (index++ < first)
+				continue;
 			suite = strtok_r(NULL, " \t\n", &save);
 			abi = strtok_r(NULL, " \t\n", &save);
 			tmo = strtok_r(NULL, " \t\n", &save);
@@ -376,6 +401,9 @@ int main(void)
 				emit(0, "runner", "aarch64", "manifest", "bad line");
 				continue;
 			}
+			fprintf(out, "# @@PROGRAM %d %s %s %s %s\n", index - 1, tmo, suite, abi,
+				strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
+			fflush(out);
 			run_one(argv, kind, suite, abi, atoi(tmo));
 		}
 		fclose(manifest);

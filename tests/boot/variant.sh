@@ -1,76 +1,125 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The guest is the machine its variant asks for, so that the other suites
-# test what they claim to: the kernel booted from ACPI with no device tree
-# under VARIANT=acpi (and from our device tree otherwise), was entered at
-# EL2 under the el2 variants, and runs KVM there in the mode asked for.
-# Without this, a KVM selftest would skip and an ACPI run would test the
-# device tree path, and both would still be green.
-#
-# The Makefile puts variant=NAME on the kernel command line; the kernel
-# hands it to init.  KVM's mode comes from kvm-arm.mode, as the kernel
-# reads it.  Prints KTAP.
+# The guest is the machine its VARIANT words ask for, so that the other
+# suites test what they claim to.  tools/guest/launch puts every word on
+# the kernel command line (variant=a,b,...), the kernel hands it to init,
+# and this checks each one against what the kernel reports: a word it does
+# not know fails, so a new word cannot go unchecked.  Without this, an ACPI
+# run could test the device tree path and a KVM selftest could skip, and
+# both would still be green.  Prints KTAP.
 set -u
 
 n=0
 failed=0
+out=
 result() {	# result STATUS NAME [WHAT-WAS-SEEN]
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
+		out="$out
+ok $n $2"
 	else
 		failed=$((failed + 1))
-		echo "not ok $n $2 # ${3:-}"
+		out="$out
+not ok $n $2 # ${3:-}"
 	fi
 }
 
-cmdline=$(cat /proc/cmdline)
-variant=dt kvm_mode=
-for word in $cmdline; do
+variant= kvm_mode=
+for word in $(cat /proc/cmdline); do
 	case $word in
 	variant=*) variant=${word#variant=} ;;
 	kvm-arm.mode=*) kvm_mode=${word#kvm-arm.mode=} ;;
 	esac
 done
+words=$(echo "$variant" | tr ',' ' ')
+has() { case " $words " in *" $1 "*) return 0 ;; esac; return 1; }
 klog=$(dmesg)
+dt=/proc/device-tree
 # absent, or a directory with nothing in it
 empty() { [ ! -e "$1" ] || [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
+# the timer node of our device tree
+timer=$(ls -d $dt/timer* 2>/dev/null | head -n 1)
 
-echo "KTAP version 1"
-echo "1..3"
-echo "# variant $variant, kvm-arm.mode ${kvm_mode:-default}"
+# Every word must be one this script checks.
+for w in $words; do
+	case $w in
+	debug|el2|el2-vhe|el2-nvhe|acpi|timer-dt|timer-erratum-fsl|timer-erratum-hisi|timer-erratum-a64|stress) ;;
+	*) result 1 "word_$w" "tests/boot/variant.sh does not know the VARIANT word '$w'" ;;
+	esac
+done
 
 # Firmware: ACPI tables and no device tree, or the reverse.
 tables=$(ls /sys/firmware/acpi/tables 2>/dev/null | tr '\n' ' ')
-if [ "$variant" = acpi ]; then
+if has acpi; then
 	[ -e /sys/firmware/acpi/tables/GTDT ] && [ -e /sys/firmware/acpi/tables/APIC ] &&
-		[ -d /sys/firmware/efi ] && empty /sys/firmware/devicetree && empty /proc/device-tree
-	result $? firmware_acpi_no_dt "ACPI tables: ${tables:-none}; efi: $(ls -d /sys/firmware/efi 2>/dev/null || echo none); devicetree: $(ls /sys/firmware/devicetree/base 2>/dev/null | head -n 3 | tr '\n' ' ')"
+		[ -d /sys/firmware/efi ] && empty /sys/firmware/devicetree && empty $dt
+	result $? firmware_acpi_no_dt "ACPI tables: ${tables:-none}; efi: $(ls -d /sys/firmware/efi 2>/dev/null || echo none); devicetree: $(ls $dt 2>/dev/null | head -n 3 | tr '\n' ' ')"
 else
-	[ -e /sys/firmware/devicetree/base/compatible ] && [ ! -e /sys/firmware/acpi/tables/GTDT ]
-	result $? firmware_dt "compatible: $(tr '\0' ' ' < /sys/firmware/devicetree/base/compatible 2>/dev/null); ACPI tables: ${tables:-none}"
+	[ -e $dt/compatible ] && [ ! -e /sys/firmware/acpi/tables/GTDT ]
+	result $? firmware_dt "compatible: $(tr '\0' ' ' < $dt/compatible 2>/dev/null); ACPI tables: ${tables:-none}"
 fi
 
 # Exception level the CPUs were entered at, as the kernel reports it.
-case $variant in el2*) el=EL2 ;; *) el=EL1 ;; esac
+el=EL1
+for w in el2 el2-vhe el2-nvhe; do has $w && el=EL2; done
 seen=$(echo "$klog" | grep -o 'All CPU(s) started at EL[0-9]' | head -n 1)
 [ "$seen" = "All CPU(s) started at $el" ]
 result $? "entered_at_$el" "kernel log: ${seen:-no 'started at' line}"
 
-# KVM: /dev/kvm and the mode KVM reports at EL2; no /dev/kvm at EL1.
+# KVM: /dev/kvm and the mode KVM reports at EL2 (nVHE exactly when the
+# word asks for it); no /dev/kvm at EL1.
 if [ "$el" = EL2 ]; then
-	case $kvm_mode in
-	nvhe) want='Hyp mode initialized successfully' ;;
-	protected) want='Protected nVHE mode initialized successfully' ;;
-	*) want='VHE mode initialized successfully' ;;
-	esac
+	if has el2-nvhe; then
+		want='Hyp mode initialized successfully' mode=nvhe
+		[ "$kvm_mode" = nvhe ] || want="kvm-arm.mode=nvhe missing from the command line"
+	else
+		want='VHE mode initialized successfully' mode=vhe
+	fi
 	seen=$(echo "$klog" | grep -o 'kvm \[[0-9]*\]: .*' | head -n 3 | tr '\n' ';')
 	[ -c /dev/kvm ] && echo "$klog" | grep -q "kvm \[[0-9]*\]: $want"
-	result $? "kvm_${kvm_mode:-vhe}" "/dev/kvm: $(ls -l /dev/kvm 2>&1); kernel log: ${seen:-no kvm lines}"
+	result $? "kvm_$mode" "want '$want'; /dev/kvm: $(ls -l /dev/kvm 2>&1); kernel log: ${seen:-no kvm lines}"
 else
 	[ ! -e /dev/kvm ]
 	result $? kvm_absent_at_el1 "$(ls -l /dev/kvm 2>&1)"
 fi
 
+# debug: the kernel with KASAN, lockdep and friends, and only then.
+kasan=$(echo "$klog" | grep -o 'KernelAddressSanitizer initialized.*' | head -n 1)
+if has debug; then
+	[ -n "$kasan" ]
+	result $? debug_kernel "no 'KernelAddressSanitizer initialized' in the kernel log"
+else
+	[ -z "$kasan" ]
+	result $? plain_kernel "a debug kernel: $kasan"
+fi
+
+# The timer node: its rate and look (timer-dt), its counter erratum
+# property (timer-erratum-*), each present exactly when asked for.
+if ! has acpi; then
+	prop() {	# prop WORD FILE-UNDER-THE-NODE NAME
+		if has "$1"; then
+			[ -e "$timer/$2" ]
+			result $? "$3" "no $2 in ${timer:-the device tree's timer node}"
+		else
+			[ ! -e "$timer/$2" ]
+			result $? "no_$3" "$2 in $timer, not asked for"
+		fi
+	}
+	prop timer-dt clock-frequency timer_clock_frequency
+	prop timer-erratum-fsl fsl,erratum-a008585 timer_erratum_fsl
+	prop timer-erratum-hisi hisilicon,erratum-161010101 timer_erratum_hisi
+	prop timer-erratum-a64 allwinner,erratum-unknown1 timer_erratum_a64
+fi
+
+# stress: its own boot on 4 CPUs
+if has stress; then
+	[ "$(grep -c '^processor' /proc/cpuinfo)" = 4 ]
+	result $? stress_four_cpus "$(grep -c '^processor' /proc/cpuinfo) CPUs"
+fi
+
+echo "KTAP version 1"
+echo "1..$n"
+echo "# variant ${variant:-none}, kvm-arm.mode ${kvm_mode:-default}"
+echo "$out" | sed '/^$/d'
 [ "$failed" -eq 0 ]

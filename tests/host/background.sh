@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/background and tools/await, as make test starts and awaits the
+# tools/build/background and tools/build/await, as make test starts and awaits the
 # debug kernel's build: the status and the log come back, and the command
 # runs at the lowest priority within a scheduler group that is itself at
 # the lowest priority (with autogroups a session of its own would
@@ -7,8 +7,8 @@
 set -u
 . tests/host/lib.inc
 
-tools/background "$TMP/log" "$TMP/st" sh -c 'echo started; nice; cat /proc/self/autogroup 2>/dev/null; exit 3'
-tools/await "$TMP/st" "$TMP/log" > "$TMP/out" 2>&1
+tools/build/background "$TMP/log" "$TMP/st" sh -c 'echo started; nice; cat /proc/self/autogroup 2>/dev/null; exit 3'
+tools/build/await "$TMP/st" "$TMP/log" > "$TMP/out" 2>&1
 st=$?
 check status_and_log_come_back "$([ $st = 3 ] && grep -q '^started$' "$TMP/out" &&
 	grep -q 'failed with status 3' "$TMP/out"; echo $?)" "await: status $st, $(tr '\n' ' ' < "$TMP/out")"

@@ -1,15 +1,15 @@
 #!/bin/sh
-# The debug kernel's tree (tools/debug-tree): the base tree hard-linked
-# plus tools/debug-backports; the base is never written, a patch that does
+# The debug kernel's tree (tools/build/debug-tree): the base tree hard-linked
+# plus tools/kernel/debug-backports/KVER; the base is never written, a patch that does
 # not apply leaves the debug tree as it was, and one the base already
 # carries is named as such.
 set -u
 . tests/host/lib.inc
 
-P=tools/debug-backports
+P=tools/kernel/debug-backports/$(. tools/lib.sh && kver_of "$KSRC")
 # a small base tree: the files the backports touch, from the pristine tree
 mkdir -p "$TMP/base"
-for f in $(tools/debug-tree --files "$P"/*.patch); do
+for f in $(. tools/lib.sh && patch_files "$P"/*.patch); do
 	mkdir -p "$TMP/base/$(dirname "$f")" && cp "$KSRC/$f" "$TMP/base/$f"
 done
 echo keep > "$TMP/base/README"
@@ -21,7 +21,7 @@ for p in "$P"/*.patch; do
 	check "backport_applies_to_pristine_$(basename "$p" .patch | cut -c1-4)" "$?" "$(tr '\n' ' ' < "$TMP/m")"
 done
 
-tools/debug-tree "$TMP/base" "$TMP/base.stamp" "$P" "$TMP/dbg" > "$TMP/m" 2>&1
+tools/build/debug-tree "$TMP/base" "$TMP/base.stamp" "$P" "$TMP/dbg" > "$TMP/m" 2>&1
 st=$?
 (cd "$TMP/base" && find . -type f -exec md5sum {} + | sort) > "$TMP/base.sums2"
 check debug_tree_made "$([ $st = 0 ] && [ -f "$TMP/dbg/.debug-tree" ] &&
@@ -34,7 +34,7 @@ check debug_tree_links_unpatched "$([ "$(stat -c %i "$TMP/base/README")" = "$(st
 # nothing newer: not made again
 touch -d '-1 minute' "$TMP/base.stamp"
 before=$(stat -c %Y.%i "$TMP/dbg/.debug-tree")
-tools/debug-tree "$TMP/base" "$TMP/base.stamp" "$P" "$TMP/dbg" > "$TMP/m" 2>&1
+tools/build/debug-tree "$TMP/base" "$TMP/base.stamp" "$P" "$TMP/dbg" > "$TMP/m" 2>&1
 check debug_tree_kept_when_unchanged "$([ $? = 0 ] && [ "$(stat -c %Y.%i "$TMP/dbg/.debug-tree")" = "$before" ] &&
 	[ ! -s "$TMP/m" ]; echo $?)" "$(cat "$TMP/m")"
 
@@ -43,7 +43,7 @@ mkdir -p "$TMP/bad"
 cp "$P"/*.patch "$TMP/bad/"
 printf -- '--- a/README\n+++ b/README\n@@ -1 +1 @@\n-other\n+new\n' > "$TMP/bad/0099-bad.patch"
 (cd "$TMP/dbg" && find . -type f -exec md5sum {} + | sort) > "$TMP/dbg.sums"
-tools/debug-tree "$TMP/base" "$TMP/base.stamp" "$TMP/bad" "$TMP/dbg" > "$TMP/m" 2>&1
+tools/build/debug-tree "$TMP/base" "$TMP/base.stamp" "$TMP/bad" "$TMP/dbg" > "$TMP/m" 2>&1
 st=$?
 (cd "$TMP/dbg" && find . -type f -exec md5sum {} + | sort) > "$TMP/dbg.sums2"
 check debug_tree_bad_patch_is_error "$([ $st != 0 ] && grep -q '0099-bad.patch does not apply' "$TMP/m" &&
@@ -53,14 +53,14 @@ check debug_tree_bad_patch_is_error "$([ $st != 0 ] && grep -q '0099-bad.patch d
 # a base that already has the fix: told to drop the backport
 cp -r "$TMP/dbg" "$TMP/fixed"
 rm -f "$TMP/fixed/.debug-tree"
-tools/debug-tree "$TMP/fixed" "$TMP/base.stamp" "$P" "$TMP/dbg2" > "$TMP/m" 2>&1
+tools/build/debug-tree "$TMP/fixed" "$TMP/base.stamp" "$P" "$TMP/dbg2" > "$TMP/m" 2>&1
 check debug_tree_backport_already_in_base "$([ $? != 0 ] && grep -q 'already in' "$TMP/m" && [ ! -e "$TMP/dbg2" ]; echo $?)" \
 	"$(tr '\n' ' ' < "$TMP/m")"
 
 # no backports at all (the day the package tree has them all): the tree as
 # it is, every file a link
 mkdir -p "$TMP/none"
-tools/debug-tree "$TMP/base" "$TMP/base.stamp" "$TMP/none" "$TMP/dbg3" > "$TMP/m" 2>&1
+tools/build/debug-tree "$TMP/base" "$TMP/base.stamp" "$TMP/none" "$TMP/dbg3" > "$TMP/m" 2>&1
 check debug_tree_without_backports "$([ $? = 0 ] && [ -f "$TMP/dbg3/.debug-tree" ] &&
 	[ "$(stat -c %i "$TMP/base/kernel/rcu/tasks.h")" = "$(stat -c %i "$TMP/dbg3/kernel/rcu/tasks.h")" ]; echo $?)" \
 	"$(tr '\n' ' ' < "$TMP/m")"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/deps against an archive that fails apt-get update (a mirror caught
+# tools/build/deps against an archive that fails apt-get update (a mirror caught
 # mid-sync): the install is still tried, after three updates, and only an
 # install that fails stops it, with one error.  apt-get, dpkg and
 # dpkg-query are stand-ins on PATH; nothing is installed.
@@ -24,7 +24,7 @@ chmod +x "$TMP/fake"/*
 run_deps() {
 	: > "$TMP/calls"
 	env PATH="$TMP/fake:$PATH" FAKE_LOG="$TMP/calls" DEPS_RETRY_DELAY=0 "$@" \
-		tools/deps nosuchpkg:/nonexistent/probe > "$TMP/out" 2>&1
+		tools/build/deps nosuchpkg:/nonexistent/probe > "$TMP/out" 2>&1
 }
 
 run_deps

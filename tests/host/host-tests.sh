@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/host-tests itself, on two made-up scripts: a script that exits
+# tools/test/host-tests itself, on two made-up scripts: a script that exits
 # non-zero without a "not ok" is a failure, and the results come out as
 # JSON and JUnit with each one's duration (the time since the result
 # before it: the first here comes after a 0.2 s setup).
@@ -9,7 +9,7 @@ set -u
 mkdir -p "$TMP/t"
 printf 'echo setup\nsleep 0.2\necho "ok first"\necho "not ok second # broke"\n' > "$TMP/t/a.sh"
 printf 'echo "it went wrong"\nexit 3\n' > "$TMP/t/b.sh"
-tools/host-tests "$TMP/t" "$TMP/r.json" > "$TMP/out" 2>&1
+tools/test/host-tests "$TMP/t" "$TMP/r.json" > "$TMP/out" 2>&1
 rc=$?
 check exit_without_not_ok_fails "$([ $rc != 0 ] && grep -q '^not ok 3 host host b # exit status 3' "$TMP/out" &&
 	grep -q 'host: 1 passed, 2 failed, 0 skipped' "$TMP/out"; echo $?)" "rc=$rc: $(tr '\n' ' ' < "$TMP/out")"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tools/build-kselftests copies the pristine tree before building in it:
+# tools/build/build-kselftests copies the pristine tree before building in it:
 # the copy is made again when the tree changed (a test source deleted must
 # not stay behind to be built and run) and only then (copying wipes what
 # the arm64 kselftests build inside it, 20 s to build again on every make
@@ -19,7 +19,7 @@ cp -al "$B/ksft/src" "$B/ksft/hdr-aarch64" "$TMP/w/"
 echo "$(readlink -f "$TMP/ksrc") $(stat -c '%d:%i:%Y' "$TMP/ksrc")" > "$TMP/w/src.stamp"
 touch "$TMP/w/src/MARKER"
 build() {
-	tools/build-kselftests "$TMP/ksrc" "$TMP/w" aarch64 sigaltstack > "$TMP/out" 2>&1
+	tools/build/build-kselftests "$TMP/ksrc" "$TMP/w" aarch64 sigaltstack > "$TMP/out" 2>&1
 }
 
 build

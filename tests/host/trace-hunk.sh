@@ -4,7 +4,7 @@
 # entry wired to something else is an error.
 set -u
 . tests/host/lib.inc
-gen=tools/hunks/trace-sysctl.gen
+gen=tools/kernel/hunks/trace-sysctl.gen
 
 KSRC=$KSRC $gen > "$TMP/diff" 2> "$TMP/err"
 check present_verifies_only "$([ $? = 0 ] && [ ! -s "$TMP/diff" ]; echo $?)" \

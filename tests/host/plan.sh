@@ -1,0 +1,53 @@
+#!/bin/sh
+# make test's plan (tests/plan, run by tools/test/plan): every step runs
+# whatever the ones before did; a red step is followed by the make command
+# that reruns it alone; a "run" step that left no results counts as a
+# failure; the last line counts every step's results.  make is a stand-in
+# here; the plan itself must be well formed.
+set -u
+. tests/host/lib.inc
+
+# the stand-in: fails when its arguments contain "fail"; a RESULTS_TO=
+# gets one passing result unless the arguments contain "noresults"
+cat > "$TMP/make" <<'SH'
+#!/bin/sh
+out=
+for a in "$@"; do case $a in RESULTS_TO=*) out=${a#RESULTS_TO=} ;; esac; done
+echo "$*" >> "${0%/make}/calls"
+case "$*" in *noresults*) exit 0 ;; esac
+[ -z "$out" ] || printf '{"tests": [\n  {"suite": "s", "test": "t", "abi": "a", "result": "pass"}\n]}\n' > "$out"
+case "$*" in *fail*) exit 2 ;; esac
+exit 0
+SH
+chmod +x "$TMP/make"
+cat > "$TMP/plan" <<'P'
+# a comment
+one      do    sync-stale
+bgstep   bg    vmlinux VARIANT=debug
+two      run   selftest SUITES="boot signal" T="^boot fail"
+three    run   selftest noresults
+waitbg   wait  bgstep
+four     run   selftest VARIANT=acpi
+P
+MAKE=$TMP/make tools/test/plan "$TMP/plan" "$TMP/b" > "$TMP/out" 2>&1
+rc=$?
+check red_plan_fails "$([ $rc != 0 ]; echo $?)" "rc=$rc"
+check every_step_ran "$([ "$(grep -c . "$TMP/calls")" = 5 ] && grep -q 'VARIANT=acpi' "$TMP/calls"; echo $?)" \
+	"$(tr '\n' ';' < "$TMP/calls")"
+check rerun_line_printed "$(grep -qxF '  RERUN   two failed; alone: make selftest SUITES="boot signal" T="^boot fail"' "$TMP/out"; echo $?)" \
+	"$(grep RERUN "$TMP/out")"
+check quoted_arguments_kept "$(grep -qxF -- '--no-print-directory selftest SUITES=boot signal T=^boot fail RESULTS_TO='"$TMP/b/test/two.json" "$TMP/calls"; echo $?)" \
+	"$(sed -n 2p "$TMP/calls")"
+check missing_results_count "$(tail -n 1 "$TMP/out" | grep -qx '2 passed, 1 failed, 0 skipped' &&
+	grep -q 'no .*three.json: that run did not finish' "$TMP/out"; echo $?)" \
+	"$(tail -n 3 "$TMP/out" | tr '\n' ' ')"
+check times_recorded "$([ "$(wc -l < "$TMP/b/test-times")" = 5 ]; echo $?)" "$(cat "$TMP/b/test-times")"
+printf 'one  maybe  sync-stale\n' > "$TMP/bad"
+MAKE=$TMP/make tools/test/plan "$TMP/bad" "$TMP/b2" > "$TMP/out" 2>&1
+check bad_plan_refused "$([ $? = 2 ] && grep -q 'bad lines' "$TMP/out"; echo $?)" "$(cat "$TMP/out")"
+printf 'w  wait  nobg\n' > "$TMP/bad"
+tools/test/plan --check "$TMP/bad" > "$TMP/out" 2>&1
+check wait_without_bg_refused "$([ $? = 2 ] && grep -q 'which no bg step starts' "$TMP/out"; echo $?)" "$(cat "$TMP/out")"
+# the project's plan is well formed
+tools/test/plan --check tests/plan > "$TMP/out" 2>&1
+check project_plan_well_formed "$?" "$(cat "$TMP/out")"

@@ -1,0 +1,1 @@
+Kernel panic|Internal error:|Oops:|BUG:|WARNING:|Unable to handle kernel|kernel BUG at|Call trace:|INFO: task .* blocked|soft lockup|hard LOCKUP|rcu_.*stall|INFO: (possible|trying to register|lockdep)|UBSAN:|KASAN|KFENCE|ODEBUG:|list_(add|del) corruption|printk messages dropped
