@@ -302,11 +302,12 @@ static void check_no_kernel_bytes(void)
 			fault_once();
 		else
 			raise(cases[i].sig);
-		ktap_result(nk_calls == 1 && !nk.bad &&
+		ktap_result(nk_calls == 1 && !nk.bad && !nk.reserved_bad &&
 			    (cases[i].sig != SIGSEGV || nk_esr),
 			    cases[i].name,
-			    "handler ran %d times, %lu bad bytes, first at sp+%#lx: %s; ESR record %d",
-			    nk_calls, nk.bad, nk.first, nk.why, nk_esr);
+			    "handler ran %d times, %lu bad bytes, first at sp+%#lx: %s; %lu reserved bytes not zero (%s); ESR record %d",
+			    nk_calls, nk.bad, nk.first, nk.why,
+			    nk.reserved_bad, nk.why_reserved, nk_esr);
 		signal(cases[i].sig, SIG_DFL);
 	}
 
