@@ -24,9 +24,12 @@
  * from the task's registers or from a fully initialised value, never from
  * uninitialised kernel memory.
  *
- * rt_sigreturn reads and checks the whole frame before it changes
- * anything: a frame it refuses leaves the registers, the signal mask and
- * the FP/SIMD/SVE state as they were at the call.
+ * rt_sigreturn reads and checks the whole frame before it changes any
+ * register: a frame it refuses leaves the registers, the signal mask,
+ * the FP/SIMD/SVE state and the alternate stack as they were at the
+ * call, so that the SIGSEGV which follows shows the caller.  Accepted or
+ * not, the call drops the restart of a syscall the handler interrupted
+ * and is never restarted itself.
  */
 
 #include <linux/compat.h>
@@ -502,6 +505,7 @@ struct sigreturn_state {
 	bool has_sve;			/* an SVE record was present */
 	unsigned int sve_vq;		/* its register data, 0: none */
 	const void __user *sve_data;
+	void *sve_staged;		/* a copy of it, see sve_data_fetch() */
 };
 
 /* Where the records of interest sit, as the scan found them. */
@@ -690,6 +694,7 @@ static int sigframe_read(struct rt_sigframe __user *sf,
 	st->has_sve = false;
 	st->sve_vq = 0;
 	st->sve_data = NULL;
+	st->sve_staged = NULL;
 
 	if (__copy_from_user(&st->gprs, sf->uc.uc_mcontext.regs,
 			     sizeof(st->gprs)))
@@ -725,14 +730,18 @@ static int sigframe_read(struct rt_sigframe __user *sf,
 }
 
 /*
- * Bring the frame's Z, P and FFR into thread.sve_state, before anything
- * is committed.  rt_sigreturn entered through a syscall, which dropped
- * TIF_SVE: nothing reads or saves sve_state until TIF_SVE is set again,
- * so a copy that faults half way leaves the task's state as it was.
- * Only a debugger writing SVE registers at the syscall stop sets TIF_SVE
- * again; then sve_state is the task's state and the data is staged.
+ * Fetch the frame's Z, P and FFR; they become the task's only in
+ * sigframe_commit_fp(), once nothing can refuse the frame any more.
+ *
+ * While TIF_SVE is clear, thread.sve_state holds nothing of the task's:
+ * no context switch saves into it and nothing loads from it until
+ * TIF_SVE is set, which only the commit does during this call (6.1's
+ * syscall entry clears TIF_SVE).  The data then goes straight there, and
+ * a refused frame leaves only dead bytes behind.  A tracer that wrote the
+ * SVE registers at the syscall-entry stop sets TIF_SVE, and sve_state is
+ * then the task's live state: the data waits in a buffer of its own.
  */
-static int sve_data_load(const struct sigreturn_state *st)
+static int sve_data_fetch(struct sigreturn_state *st)
 {
 	size_t len = SVE_SIG_REGS_SIZE(st->sve_vq);
 	void *buf;
@@ -754,18 +763,22 @@ static int sve_data_load(const struct sigreturn_state *st)
 		kfree(buf);
 		return -EFAULT;
 	}
-	fpsimd_flush_task_state(current);
-	memcpy(current->thread.sve_state, buf, len);
-	kfree(buf);
+	st->sve_staged = buf;
 	return 0;
 }
 
 /* Commit the FP state: the FPSIMD record's V registers win over Z. */
-static void sigframe_commit_fp(const struct sigreturn_state *st)
+static void sigframe_commit_fp(struct sigreturn_state *st)
 {
 	if (st->sve_vq) {
 		/* No context switch may save over sve_state from here. */
 		fpsimd_flush_task_state(current);
+		if (st->sve_staged) {
+			memcpy(current->thread.sve_state, st->sve_staged,
+			       SVE_SIG_REGS_SIZE(st->sve_vq));
+			kfree(st->sve_staged);
+			st->sve_staged = NULL;
+		}
 		set_thread_flag(TIF_SVE);
 		current->thread.fp_type = FP_STATE_SVE;
 	} else {
@@ -789,12 +802,11 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	forget_syscall(regs);
 
 	/* Frames are built 16-byte aligned: anything else is forged. */
-	if (!IS_ALIGNED(call_sp, 16) || !access_ok(sf, sizeof(*sf)) ||
-	    sigframe_read(sf, &st))
+	if (!IS_ALIGNED(call_sp, 16) || !access_ok(sf, sizeof(*sf)))
 		goto refuse;
 
-	if (st.sve_vq && sve_data_load(&st))
-		goto refuse;
+	if (sigframe_read(sf, &st) || (st.sve_vq && sve_data_fetch(&st)))
+		goto refuse_read;
 
 	/*
 	 * The alternate stack settings, judged against the sp being
@@ -804,7 +816,7 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	regs->sp = st.gprs.sp;
 	if (restore_altstack(&sf->uc.uc_stack)) {
 		regs->sp = call_sp;
-		goto refuse;
+		goto refuse_read;
 	}
 
 	set_current_blocked(&st.mask);
@@ -813,6 +825,8 @@ SYSCALL_DEFINE0(rt_sigreturn)
 		sigframe_commit_fp(&st);
 	return regs->regs[0];
 
+refuse_read:
+	kfree(st.sve_staged);
 refuse:
 	/* x0 too stays as it was: the syscall "returns" it unchanged. */
 	arm64_notify_segfault(call_sp);
