@@ -199,7 +199,9 @@ struct sigframe_plan {
  * Sizes of the records a frame for the current task needs, or, for
  * @worst_case, the most any task on this system can need.  The SVE
  * record is always there on an SVE system; it carries Z, P and FFR at
- * the task's vector length when the task's SVE state is live.
+ * the task's vector length when what fpsimd_signal_preserve_current_state()
+ * saved was the SVE registers (fp_type), as upstream decides it since
+ * TIF_SVE may outlive a syscall that discarded them.
  */
 static void sigframe_wanted(size_t want[SIGREC_COUNT], unsigned int *sve_vq,
 			    bool worst_case)
@@ -214,7 +216,7 @@ static void sigframe_wanted(size_t want[SIGREC_COUNT], unsigned int *sve_vq,
 	if (system_supports_sve()) {
 		if (worst_case)
 			*sve_vq = sve_vq_from_vl(sve_max_vl());
-		else if (test_thread_flag(TIF_SVE))
+		else if (current->thread.fp_type == FP_STATE_SVE)
 			*sve_vq = sve_vq_from_vl(task_get_sve_vl(current));
 		want[SIGREC_SVE] = SVE_SIG_CONTEXT_SIZE(*sve_vq);
 	}
