@@ -8,7 +8,10 @@
  * SA_RESTART, runs a second time.)
  *
  * The signal is made pending at the syscall-exit stop by a tracer, so it
- * is taken on the way out of exactly that call.
+ * is taken on the way out of exactly that call.  The tracer finds that
+ * stop by the result as PTRACE_GET_SYSCALL_INFO reports it, which is the
+ * kernel's own syscall_get_return_value(): the same notion of "the
+ * result" the restart code must use, 64 bits for a native task.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,16 +24,16 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
-#include <linux/elf.h>
-#include <asm/ptrace.h>
 
 #include "ktap.h"
 
 #define START		0xfffffe00L
 #define STEP		0x100000000L
 #define WANT		(START + STEP)	/* low 32 bits: -512, -ERESTARTSYS */
+#define ERESTARTSYS	512
+
+_Static_assert((int)WANT == -ERESTARTSYS, "the result's low half must read as -ERESTARTSYS");
 
 static volatile int handled;
 
@@ -70,9 +73,9 @@ static void child(int sa_flags)
 /* Tracer: at the exit stop of the lseek returning WANT, queue SIGUSR1. */
 static int trace(pid_t pid)
 {
-	struct user_pt_regs regs;
-	struct iovec iov = { &regs, sizeof(regs) };
-	int st, queued = 0, entering = 1, sig = 0;
+	struct __ptrace_syscall_info info;
+	int st, queued = 0, sig = 0;
+	unsigned long long nr = ~0ULL;
 
 	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st))
 		return -1;
@@ -88,13 +91,18 @@ static int trace(pid_t pid)
 		if (WIFSIGNALED(st))
 			return -3;
 		if (WSTOPSIG(st) == (SIGTRAP | 0x80)) {
-			if (!entering && !queued &&
-			    !ptrace(PTRACE_GETREGSET, pid, NT_PRSTATUS, &iov) &&
-			    regs.regs[8] == SYS_lseek && regs.regs[0] == WANT) {
+			if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info),
+				   &info) <= 0)
+				return -4;
+			if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
+				nr = info.entry.nr;
+			else if (info.op == PTRACE_SYSCALL_INFO_EXIT &&
+				 !queued && nr == SYS_lseek &&
+				 !info.exit.is_error &&
+				 info.exit.rval == (long long)WANT) {
 				kill(pid, SIGUSR1);
 				queued = 1;
 			}
-			entering = !entering;
 			continue;
 		}
 		/* a signal-delivery stop: hand the signal on */

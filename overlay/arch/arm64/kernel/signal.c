@@ -888,9 +888,8 @@ static void signal_work(struct pt_regs *regs)
 	long ret = 0;
 
 	if (from_syscall) {
-		/* AArch32 tasks see 32-bit results. */
-		ret = is_compat_task() ? (long)(int)regs->regs[0] :
-					 (long)regs->regs[0];
+		/* All 64 bits of a native result; 32 for an AArch32 task. */
+		ret = syscall_get_return_value(current, regs);
 		retry_pc = resume_pc - (compat_thumb_mode(regs) ? 2 : 4);
 
 		/* Nothing after this point restarts it behind our back. */
