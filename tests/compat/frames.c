@@ -9,8 +9,11 @@
  *    block in progress, big-endian data where the CPU has it);
  *  - a frame that would leave user mode or AArch32, mask A, I or F, or
  *    hold a bad VFP record, or a misaligned one, ends in SIGSEGV;
- *  - a refused frame changes nothing: the SIGSEGV handler sees the
- *    registers, mask and VFP registers of the sigreturn call.
+ *  - a refused frame leaves the registers alone: the SIGSEGV handler
+ *    sees the registers and VFP registers of the sigreturn call; the
+ *    frame's signal mask is applied, as stock, a 32-bit ARM
+ *    kernel and x86 do, so a SIGSEGV handler that returns a bad frame
+ *    runs again rather than the task being killed.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -285,9 +288,10 @@ static void test_refused(void)
 }
 
 /*
- * A refused frame leaves the task as it was at the call: the SIGSEGV
- * handler checks the registers the call was made with, the mask and d8,
- * and exits with a bit for each that is right.
+ * A refused frame leaves the registers as they were at the call: the
+ * SIGSEGV handler checks the registers the call was made with, d8 and
+ * the mask (the frame's: applied even though the rest is refused), and
+ * exits with a bit for each that is right.
  */
 #define CTX_REGS	1
 #define CTX_MASK	2
@@ -312,8 +316,8 @@ static void check_context(int sig, siginfo_t *si, void *ctx)
 	    mc->arm_pc == (uintptr_t)after_svc &&
 	    mc->arm_sp == (uintptr_t)segv_frame_sp && !(mc->arm_cpsr & CPSR_T))
 		ok |= CTX_REGS;
-	if (sigismember(&uc->uc_sigmask, SIGUSR2) &&
-	    !sigismember(&uc->uc_sigmask, SIGUSR1))
+	if (sigismember(&uc->uc_sigmask, SIGUSR1) &&
+	    !sigismember(&uc->uc_sigmask, SIGUSR2))
 		ok |= CTX_MASK;
 	if (vfp[0] == VFP_MAGIC && !memcmp(&d8, &call_regs[7], sizeof(d8)))
 		ok |= CTX_VFP;
@@ -375,10 +379,10 @@ static void refusal(const char *name, const ucontext_t *uc, int rt,
 	r.fault_uc_stack = fault_uc_stack;
 	status = child_status(run_refusal, &r);
 	ktap_result(WIFEXITED(status) && WEXITSTATUS(status) == CTX_ALL, name,
-		    "wait status %#x: registers %s, mask %s, VFP %s", status,
+		    "wait status %#x: registers %s, VFP %s, mask %s", status,
 		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_REGS) ? "kept" : "changed",
-		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_MASK) ? "kept" : "changed",
-		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_VFP) ? "kept" : "changed");
+		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_VFP) ? "kept" : "changed",
+		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_MASK) ? "the frame's" : "not the frame's");
 }
 
 static void test_nothing_committed(void)
@@ -402,18 +406,54 @@ static void test_nothing_committed(void)
 	memcpy(vfp + 2 + 2 * 8, &frame_d8, sizeof(frame_d8));
 
 	/* The alternate stack cannot be read: refused last, after all else. */
-	refusal("refused_altstack_keeps_context_rt_sigreturn", &uc, 1, 1);
+	refusal("refused_altstack_keeps_registers_rt_sigreturn", &uc, 1, 1);
 
 	vfp[0] = VFP_MAGIC + 1;
-	refusal("refused_vfp_keeps_context_sigreturn", &uc, 0, 0);
-	refusal("refused_vfp_keeps_context_rt_sigreturn", &uc, 1, 0);
+	refusal("refused_vfp_keeps_registers_sigreturn", &uc, 0, 0);
+	refusal("refused_vfp_keeps_registers_rt_sigreturn", &uc, 1, 0);
+}
+
+/*
+ * A SIGSEGV handler that hands back a frame sigreturn refuses: the
+ * frame's mask (SIGSEGV not blocked) is applied, so the SIGSEGV that the
+ * refusal raises runs the handler again, as on stock, a 32-bit ARM kernel
+ * and x86, instead of killing the task.
+ */
+static volatile int segv_entries;
+
+static void bad_return_segv(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	if (segv_entries++)
+		_exit(7);
+	uc->uc_mcontext.arm_cpsr = CPSR_SYS;	/* refused: not user mode */
+}
+
+static void run_bad_return(const void *arg)
+{
+	struct sigaction sa = { .sa_sigaction = bad_return_segv,
+				.sa_flags = SA_SIGINFO };
+
+	sigaction(SIGSEGV, &sa, NULL);
+	raise(SIGSEGV);
+	_exit(8);
+}
+
+static void test_bad_return(void)
+{
+	int status = child_status(run_bad_return, NULL);
+
+	ktap_result(WIFEXITED(status) && WEXITSTATUS(status) == 7,
+		    "segv_handler_bad_return_runs_again",
+		    "wait status %#x (exit 7: the handler ran twice)", status);
 }
 
 int main(void)
 {
 	struct sigaction sa = { .sa_sigaction = capture, .sa_flags = SA_SIGINFO };
 
-	ktap_plan(2 * 14 + 3);
+	ktap_plan(2 * 14 + 3 + 1);
 	sigaction(SIGUSR1, &sa, NULL);
 	raise(SIGUSR1);
 	signal(SIGUSR1, SIG_DFL);
@@ -425,5 +465,6 @@ int main(void)
 	test_accepted();
 	test_refused();
 	test_nothing_committed();
+	test_bad_return();
 	return ktap_finish();
 }

@@ -4,7 +4,7 @@
  * case edits a copy, places it at a known address and calls rt_sigreturn
  * on it from a child.  Good frames must resume at the pc they name, with
  * the registers they hold (the child exits 42); bad ones must kill the
- * child with SIGSEGV, and leave it as it was at the call.
+ * child with SIGSEGV, and leave its registers as they were at the call.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -385,11 +385,14 @@ static void forge(enum forge c)
 }
 
 /*
- * A refused frame changes nothing: the SIGSEGV that follows shows the
- * registers, signal mask and FP state the task had at the rt_sigreturn
- * call, pc just after the SVC, and the frame as sp and si_addr.  Stock
- * 6.1 applies the forged mask and registers before it refuses, so its
- * SIGSEGV handler (and a core dump) sees a half-restored context.
+ * A refused frame leaves the registers alone: the SIGSEGV that follows
+ * shows the registers and FP state the task had at the rt_sigreturn call
+ * (x0 included), pc just after the SVC, and the frame as sp and si_addr.
+ * The frame's signal mask is applied all the same, as stock, a 32-bit ARM
+ * kernel and x86 apply it, so that a SIGSEGV handler which returns a bad
+ * frame runs again rather than the task being killed.  Stock 6.1 also
+ * loads the forged registers before it refuses, so its SIGSEGV handler
+ * (and a core dump) sees a half-restored context.
  */
 #define CALL_X19	0x1919191919191919UL
 #define CALL_X20	0x2020202020202020UL
@@ -411,7 +414,7 @@ asm(".text\n.globl sigreturn_marked\n.type sigreturn_marked, %function\n"
 
 static struct refused {
 	int called, usr2_blocked;
-	unsigned long addr, pc, sp, x19, x20;
+	unsigned long addr, pc, sp, x0, x19, x20;
 	unsigned char v8[16];
 } *refused;
 
@@ -424,6 +427,7 @@ static void refused_handler(int sig, siginfo_t *si, void *ucv)
 	refused->addr = (unsigned long)si->si_addr;
 	refused->pc = uc->uc_mcontext.pc;
 	refused->sp = uc->uc_mcontext.sp;
+	refused->x0 = uc->uc_mcontext.regs[0];
 	refused->x19 = uc->uc_mcontext.regs[19];
 	refused->x20 = uc->uc_mcontext.regs[20];
 	refused->usr2_blocked = sigismember(&uc->uc_sigmask, SIGUSR2);
@@ -444,7 +448,7 @@ static void check_refused_frame(void)
 	refused = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (refused == MAP_FAILED) {
-		ktap_skip("refused_frame_changes_nothing", "mmap failed");
+		ktap_skip("refused_frame_keeps_registers", "mmap failed");
 		return;
 	}
 	memset(want_v8, 0x3c, sizeof(want_v8));
@@ -463,15 +467,52 @@ static void check_refused_frame(void)
 	ktap_result(WIFEXITED(st) && !WEXITSTATUS(st) && refused->called == 1 &&
 		    refused->addr == want_frame && refused->sp == want_frame &&
 		    refused->pc == (unsigned long)sigreturn_marked_after &&
+		    refused->x0 == want_frame &&
 		    refused->x19 == CALL_X19 && refused->x20 == CALL_X20 &&
-		    !refused->usr2_blocked &&
+		    refused->usr2_blocked &&
 		    !memcmp(refused->v8, want_v8, sizeof(want_v8)),
-		    "refused_frame_changes_nothing",
-		    "child status %#x; SIGSEGV handler: si_addr %#lx sp %#lx (frame %#lx), pc %#lx (want %p), x19 %#lx x20 %#lx, SIGUSR2 blocked %d, v8 byte %#x",
+		    "refused_frame_keeps_registers",
+		    "child status %#x; SIGSEGV handler: si_addr %#lx sp %#lx (frame %#lx), pc %#lx (want %p), x0 %#lx x19 %#lx x20 %#lx, the frame's mask %s, v8 byte %#x",
 		    st, refused->addr, refused->sp, want_frame, refused->pc,
-		    sigreturn_marked_after, refused->x19, refused->x20,
-		    refused->usr2_blocked, refused->v8[0]);
+		    sigreturn_marked_after, refused->x0, refused->x19,
+		    refused->x20, refused->usr2_blocked ? "applied" : "not applied",
+		    refused->v8[0]);
 	munmap(refused, 4096);
+}
+
+/*
+ * A SIGSEGV handler that hands back a frame rt_sigreturn refuses: the
+ * frame's mask (SIGSEGV not blocked) is applied, so the SIGSEGV the
+ * refusal raises runs the handler again, as on stock and x86, instead of
+ * killing the task.
+ */
+static volatile int segv_entries;
+
+static void bad_return_segv(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	if (segv_entries++)
+		_exit(7);
+	uc->uc_mcontext.pstate = (uc->uc_mcontext.pstate & ~0x1fUL) | 0x5;
+}
+
+static void check_bad_return(void)
+{
+	struct sigaction sa = { .sa_sigaction = bad_return_segv,
+				.sa_flags = SA_SIGINFO };
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		sigaction(SIGSEGV, &sa, NULL);
+		raise(SIGSEGV);
+		_exit(8);
+	}
+	waitpid(pid, &st, 0);
+	ktap_result(WIFEXITED(st) && WEXITSTATUS(st) == 7,
+		    "segv_handler_bad_return_runs_again",
+		    "child status %#x (exit 7: the handler ran twice)", st);
 }
 
 int main(void)
@@ -480,7 +521,7 @@ int main(void)
 				.sa_flags = SA_SIGINFO };
 	int i;
 
-	ktap_plan(NR_FORGE + 1);
+	ktap_plan(NR_FORGE + 2);
 	if (getauxval(AT_HWCAP) & HWCAP_SVE)
 		sve_vl = prctl(PR_SVE_GET_VL) & PR_SVE_VL_LEN_MASK;
 	sigaction(SIGUSR1, &sa, NULL);
@@ -489,7 +530,9 @@ int main(void)
 		for (i = 0; i < NR_FORGE; i++)
 			ktap_skip(forge_cases[i].name,
 				  "no FPSIMD record to start from");
-		ktap_skip("refused_frame_changes_nothing",
+		ktap_skip("refused_frame_keeps_registers",
+			  "no FPSIMD record to start from");
+		ktap_skip("segv_handler_bad_return_runs_again",
 			  "no FPSIMD record to start from");
 		return ktap_finish();
 	}
@@ -519,5 +562,6 @@ int main(void)
 				    "child status %#x, want SIGSEGV", st);
 	}
 	check_refused_frame();
+	check_bad_return();
 	return ktap_finish();
 }

@@ -25,11 +25,15 @@
  * uninitialised kernel memory.
  *
  * rt_sigreturn reads and checks the whole frame before it changes any
- * register: a frame it refuses leaves the registers, the signal mask,
- * the FP/SIMD/SVE state and the alternate stack as they were at the
- * call, so that the SIGSEGV which follows shows the caller.  Accepted or
- * not, the call drops the restart of a syscall the handler interrupted
- * and is never restarted itself.
+ * register: a frame it refuses leaves the registers, the FP/SIMD/SVE
+ * state and the alternate stack as they were at the call, so that the
+ * SIGSEGV which follows shows the caller.  Of a refused frame only the
+ * signal mask is applied, when it could be read, as stock, x86 and 32-bit
+ * ARM apply it: the handler that returned is over either way, and a
+ * SIGSEGV handler that returns a bad frame runs again rather than the
+ * task dying with SIGSEGV blocked.  Accepted or not, the call drops the
+ * restart of a syscall the handler interrupted and is never restarted
+ * itself.
  */
 
 #include <linux/compat.h>
@@ -503,6 +507,7 @@ struct sigreturn_state {
 	struct user_pt_regs gprs;
 	sigset_t mask;
 	struct user_fpsimd_state fp;
+	bool has_mask;			/* the mask could be read */
 	bool has_fp;
 	bool has_sve;			/* an SVE record was present */
 	unsigned int sve_vq;		/* its register data, 0: none */
@@ -685,32 +690,26 @@ static int sigframe_read_fp(const struct sigframe_found *found,
 	return 0;
 }
 
-/* Read and check everything in the frame; change nothing. */
+/*
+ * Read and check everything in the frame; change nothing.  The mask is
+ * read first, as stock reads it, so that a refusal can still apply it.
+ */
 static int sigframe_read(struct rt_sigframe __user *sf,
 			 struct sigreturn_state *st)
 {
 	struct sigframe_found found;
 	int err = 0;
 
+	st->has_mask = false;
 	st->has_fp = false;
 	st->has_sve = false;
 	st->sve_vq = 0;
 	st->sve_data = NULL;
 	st->sve_staged = NULL;
 
-	if (__copy_from_user(&st->gprs, sf->uc.uc_mcontext.regs,
-			     sizeof(st->gprs)))
-		return -EFAULT;
-
-	/*
-	 * valid_user_regs() refuses EL1-3, AArch32 and masked DAIF, and
-	 * clears RES0 bits (IL among them), as for stock 6.1.
-	 */
-	if (!valid_user_regs(&st->gprs, current))
-		return -EINVAL;
-
 	frame_uaccess_begin();
 	frame_get(st->mask.sig[0], &sf->uc.uc_sigmask.sig[0], err);
+	st->has_mask = !err;
 	if (!err)
 		err = sigframe_scan(sf, &found);
 	if (!err && system_supports_fpsimd()) {
@@ -722,6 +721,17 @@ static int sigframe_read(struct rt_sigframe __user *sf,
 	frame_uaccess_end();
 	if (err)
 		return err;
+
+	if (__copy_from_user(&st->gprs, sf->uc.uc_mcontext.regs,
+			     sizeof(st->gprs)))
+		return -EFAULT;
+
+	/*
+	 * valid_user_regs() refuses EL1-3, AArch32 and masked DAIF, and
+	 * clears RES0 bits (IL among them), as for stock 6.1.
+	 */
+	if (!valid_user_regs(&st->gprs, current))
+		return -EINVAL;
 
 	if (st->has_fp &&
 	    __copy_from_user(st->fp.vregs,
@@ -829,6 +839,8 @@ SYSCALL_DEFINE0(rt_sigreturn)
 
 refuse_read:
 	kfree(st.sve_staged);
+	if (st.has_mask)
+		set_current_blocked(&st.mask);
 refuse:
 	/* x0 too stays as it was: the syscall "returns" it unchanged. */
 	arm64_notify_segfault(call_sp);

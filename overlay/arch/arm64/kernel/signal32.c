@@ -110,6 +110,7 @@ struct aa32_frame_in {
 		compat_sigset_t mask;
 	} mc;
 	struct aa32_vfp_in vfp;
+	bool has_mask;		/* mc.mask could be read */
 };
 
 static_assert(offsetof(struct aa32_frame_in, mc.mask) ==
@@ -252,15 +253,24 @@ static int aa32_save_ucontext(struct compat_ucontext __user *uc, u32 flags,
 	return __put_user(0, records);
 }
 
-/* Read what sigreturn needs of @uc into @in, and check the VFP record. */
+/*
+ * Read what sigreturn needs of @uc into @in, and check the VFP record.
+ * When the frame cannot be read whole, the mask may still be readable
+ * on its own: a refusal applies it then, as stock does.
+ */
 static int aa32_read_frame(struct aa32_frame_in *in,
 			   const struct compat_ucontext __user *uc)
 {
 	bool has_vfp = system_supports_fpsimd();
 
-	if (__copy_from_user(&in->mc, &uc->uc_mcontext, sizeof(in->mc)) ||
-	    (has_vfp && __copy_from_user(&in->vfp, uc->uc_regspace,
-					 sizeof(in->vfp))))
+	if (__copy_from_user(&in->mc, &uc->uc_mcontext, sizeof(in->mc))) {
+		in->has_mask = !__copy_from_user(&in->mc.mask, &uc->uc_sigmask,
+						 sizeof(in->mc.mask));
+		return -EFAULT;
+	}
+	in->has_mask = true;
+	if (has_vfp && __copy_from_user(&in->vfp, uc->uc_regspace,
+					sizeof(in->vfp)))
 		return -EFAULT;
 
 	if (has_vfp && (in->vfp.magic != AA32_VFP_MAGIC ||
@@ -272,10 +282,14 @@ static int aa32_read_frame(struct aa32_frame_in *in,
 /*
  * Take the task back to the context in @uc: registers, blocked signals,
  * VFP registers and, for an RT frame, the alternate stack.  Everything
- * is read and checked before anything is applied, so a frame refused
- * for any reason leaves the task exactly as sigreturn found it: what a
- * SIGSEGV handler or a core dump then sees is the context of the
- * sigreturn call, never half of it and half of the frame.
+ * is read and checked before any of it is applied, so a frame refused
+ * for any reason leaves the registers and VFP state as sigreturn found
+ * them: what a SIGSEGV handler or a core dump then sees is the context
+ * of the sigreturn call, never half of it and half of the frame.  Only
+ * the frame's mask is applied all the same, when it could be read, as
+ * stock, a 32-bit ARM kernel and x86 apply it: a SIGSEGV handler that
+ * returns a bad frame then runs again instead of the task dying with
+ * SIGSEGV blocked.
  */
 static int aa32_restore_ucontext(struct pt_regs *regs,
 				 const struct compat_ucontext __user *uc,
@@ -289,8 +303,11 @@ static int aa32_restore_ucontext(struct pt_regs *regs,
 	int err;
 
 	err = aa32_read_frame(&in, uc);
+	if (in.has_mask)
+		blocked.sig[0] = in.mc.mask.sig[0] |
+				 (u64)in.mc.mask.sig[1] << 32;
 	if (err)
-		return err;
+		goto refused;
 	sc = &in.mc.sc;
 
 	/*
@@ -311,7 +328,7 @@ static int aa32_restore_ucontext(struct pt_regs *regs,
 		regs->pstate = old_pstate;
 		regs->pc = old_pc;
 		regs->compat_sp = old_sp;
-		return err;
+		goto refused;
 	}
 
 	/* Nothing can fail from here on. */
@@ -333,12 +350,16 @@ static int aa32_restore_ucontext(struct pt_regs *regs,
 	/* We return to the interrupted code, not into a syscall restart. */
 	forget_syscall(regs);
 
-	blocked.sig[0] = in.mc.mask.sig[0] | (u64)in.mc.mask.sig[1] << 32;
 	set_current_blocked(&blocked);
 
 	if (system_supports_fpsimd())
 		aa32_commit_vfp(&in.vfp);
 	return 0;
+
+refused:
+	if (in.has_mask)
+		set_current_blocked(&blocked);
+	return err;
 }
 
 static long aa32_sigreturn(bool rt)
