@@ -10,8 +10,8 @@
  *  - a frame that would leave user mode or AArch32, mask A, I or F, or
  *    hold a bad VFP record, or a misaligned one, ends in SIGSEGV;
  *  - a refused frame leaves the registers alone: the SIGSEGV handler
- *    sees the registers and VFP registers of the sigreturn call; the
- *    frame's signal mask is applied, as stock, a 32-bit ARM
+ *    sees the registers (r0 included) and VFP registers of the sigreturn
+ *    call; the frame's signal mask is applied, as stock, a 32-bit ARM
  *    kernel and x86 do, so a SIGSEGV handler that returns a bad frame
  *    runs again rather than the task being killed.
  */
@@ -289,14 +289,16 @@ static void test_refused(void)
 
 /*
  * A refused frame leaves the registers as they were at the call: the
- * SIGSEGV handler checks the registers the call was made with, d8 and
- * the mask (the frame's: applied even though the rest is refused), and
- * exits with a bit for each that is right.
+ * SIGSEGV handler checks the registers the call was made with, r0 (the
+ * frame's address: the call's, not 0 and not the frame's r0), d8 and the
+ * mask (the frame's: applied even though the rest is refused), and exits
+ * with a bit for each that is right.
  */
 #define CTX_REGS	1
 #define CTX_MASK	2
 #define CTX_VFP		4
-#define CTX_ALL		7
+#define CTX_R0		8
+#define CTX_ALL		15
 
 static void *segv_frame_sp;
 
@@ -316,6 +318,8 @@ static void check_context(int sig, siginfo_t *si, void *ctx)
 	    mc->arm_pc == (uintptr_t)after_svc &&
 	    mc->arm_sp == (uintptr_t)segv_frame_sp && !(mc->arm_cpsr & CPSR_T))
 		ok |= CTX_REGS;
+	if (mc->arm_r0 == (uintptr_t)segv_frame_sp)
+		ok |= CTX_R0;
 	if (sigismember(&uc->uc_sigmask, SIGUSR1) &&
 	    !sigismember(&uc->uc_sigmask, SIGUSR2))
 		ok |= CTX_MASK;
@@ -379,8 +383,9 @@ static void refusal(const char *name, const ucontext_t *uc, int rt,
 	r.fault_uc_stack = fault_uc_stack;
 	status = child_status(run_refusal, &r);
 	ktap_result(WIFEXITED(status) && WEXITSTATUS(status) == CTX_ALL, name,
-		    "wait status %#x: registers %s, VFP %s, mask %s", status,
+		    "wait status %#x: registers %s, r0 %s, VFP %s, mask %s", status,
 		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_REGS) ? "kept" : "changed",
+		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_R0) ? "kept" : "changed",
 		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_VFP) ? "kept" : "changed",
 		    WIFEXITED(status) && (WEXITSTATUS(status) & CTX_MASK) ? "the frame's" : "not the frame's");
 }

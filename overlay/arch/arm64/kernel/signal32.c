@@ -347,9 +347,6 @@ static int aa32_restore_ucontext(struct pt_regs *regs,
 	regs->regs[12] = sc->arm_ip;
 	regs->compat_lr = sc->arm_lr;
 
-	/* We return to the interrupted code, not into a syscall restart. */
-	forget_syscall(regs);
-
 	set_current_blocked(&blocked);
 
 	if (system_supports_fpsimd())
@@ -374,13 +371,18 @@ static long aa32_sigreturn(bool rt)
 	/* A syscall interrupted by the signal is over: no restart. */
 	current->restart_block.fn = do_no_restart_syscall;
 
+	/*
+	 * Nor is this call ever restarted, taken or refused: a refusal
+	 * leaves r0 as it was, which must not be read as a restart request.
+	 */
+	forget_syscall(regs);
+
 	/* Frames are built 8-byte aligned: anything else was forged. */
 	if ((sp & 7) || !access_ok(compat_ptr(sp), size) ||
-	    aa32_restore_ucontext(regs, uc, rt)) {
+	    aa32_restore_ucontext(regs, uc, rt))
 		arm64_notify_segfault(sp);
-		return 0;
-	}
 
+	/* Taken, r0 is the frame's; refused, the call's, as for 64-bit */
 	return regs->regs[0];
 }
 
