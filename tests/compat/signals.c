@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Signal delivery to a 32-bit task: the VFP state (d0-d31, FPSCR)
- * survives a handler that clobbers it, at two levels of nesting; the
+ * Signal delivery to a 32-bit task: the VFP state (d0-d31, FPSCR, with
+ * its Len, Stride and FZ16 fields) survives a handler that clobbers it,
+ * at two levels of nesting; the
  * frame carries the VFP record; the kernel's return trampolines in the
  * [sigpage] work for ARM and Thumb handlers and SA_RESTORER is used
  * when given.
@@ -266,6 +267,66 @@ static void test_handler_fpscr(void)
 		    len_record_fpscr, out.fpscr, ref.fpscr);
 }
 
+/*
+ * FPSCR.FZ16 (bit 19: flush-to-zero for half precision, with FEAT_FP16)
+ * is kept across a handler like every other FPSCR control bit, in the
+ * frame's VFP record and after sigreturn, as a 32-bit ARM kernel keeps
+ * the whole FPSCR.  Stock 6.1 (and mainline, as of 2025) loses it:
+ * VFP_FPSCR_CTRL_MASK, by which it splits FPSCR into FPSR and FPCR, leaves
+ * bit 19 out, so the frame records it clear and sigreturn clears it.
+ */
+#define FPSCR_FZ16	(1u << 19)
+#define FZ16_LOST	"stock 6.1 and mainline lose FPSCR.FZ16: VFP_FPSCR_CTRL_MASK leaves bit 19 out"
+
+static volatile uint32_t fz16_record_fpscr;
+static volatile int fz16_handler_ran;
+
+static void on_fz16_usr1(int sig, siginfo_t *si, void *ctx)
+{
+	const ucontext_t *uc = ctx;
+
+	fz16_record_fpscr = ((const volatile uint32_t *)uc->uc_regspace)[66];
+	fz16_handler_ran = 1;
+	fp_clobber();		/* FPSCR zero: sigreturn must bring FZ16 back */
+}
+
+static void test_fz16(void)
+{
+	struct sigaction sa = { .sa_flags = SA_SIGINFO,
+				.sa_sigaction = on_fz16_usr1 };
+	struct fp_state in, ref, out;
+
+	if (!(getauxval(AT_HWCAP) & (HWCAP_NEON | HWCAP_VFPD32))) {
+		ktap_skip("fpscr_fz16_in_frame", "no d16-d31 (neither NEON nor VFPD32)");
+		ktap_skip("fpscr_fz16_restored", "no d16-d31 (neither NEON nor VFPD32)");
+		return;
+	}
+	fp_pattern(&in, 5);
+	in.fpscr = FPSCR_PATTERN | FPSCR_FZ16;
+	fp_kill_roundtrip(&in, &ref, 0);
+	fpscr_reset();
+	if (!(ref.fpscr & FPSCR_FZ16)) {
+		ktap_skip("fpscr_fz16_in_frame",
+			  "the CPU keeps FPSCR.FZ16 zero (no FP16; wrote %#x, read %#x)",
+			  in.fpscr, ref.fpscr);
+		ktap_skip("fpscr_fz16_restored", "the CPU keeps FPSCR.FZ16 zero");
+		return;
+	}
+	in.fpscr = ref.fpscr;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	fp_kill_roundtrip(&in, &out, SIGUSR1);
+	fpscr_reset();
+	signal(SIGUSR1, SIG_DFL);
+	ktap_result(fz16_handler_ran && fz16_record_fpscr == ref.fpscr,
+		    "fpscr_fz16_in_frame",
+		    "frame record FPSCR %#x, want %#x (" FZ16_LOST ")",
+		    fz16_record_fpscr, ref.fpscr);
+	ktap_result(fp_equal(&out, &ref), "fpscr_fz16_restored",
+		    "after the handler FPSCR %#x, want %#x (" FZ16_LOST ")",
+		    out.fpscr, ref.fpscr);
+}
+
 /* A signal blocked by sa_mask arrives once the handler has returned. */
 static volatile int usr1_done, usr2_after_usr1;
 
@@ -393,9 +454,10 @@ static void test_restorer(void)
 
 int main(void)
 {
-	ktap_plan(10);
+	ktap_plan(12);
 	test_fp_and_nesting();
 	test_handler_fpscr();
+	test_fz16();
 	test_sa_mask();
 	test_sigpage("sigpage_return", 0);
 	test_sigpage("sigpage_return_rt", SA_SIGINFO);

@@ -45,6 +45,14 @@
 #define AA32_FPSCR_LEN_STRIDE	(GENMASK(18, 16) | GENMASK(21, 20))
 
 /*
+ * The FPSCR control bits, held in FPCR.  VFP_FPSCR_CTRL_MASK leaves out
+ * bit 19, FZ16 (flush-to-zero for half precision, FEAT_FP16), which a
+ * 32-bit ARM kernel keeps across a handler with the rest of FPSCR: so do
+ * we.  Where the CPU has no FP16 the bit reads as zero anyway.
+ */
+#define AA32_FPSCR_CTRL		(VFP_FPSCR_CTRL_MASK | BIT(19))
+
+/*
  * struct compat_ucontext up to uc_sigmask, staged in kernel memory so
  * that it crosses the user boundary in one copy.
  */
@@ -161,7 +169,7 @@ static int aa32_save_vfp(struct aa32_vfp_record __user *rec)
 
 	/* AArch32 keeps in FPSCR what AArch64 splits into FPSR and FPCR. */
 	fpscr = (fp->fpsr & VFP_FPSCR_STAT_MASK) |
-		(fp->fpcr & VFP_FPSCR_CTRL_MASK);
+		(fp->fpcr & AA32_FPSCR_CTRL);
 
 	/* No trapped VFP exceptions here: FPINST and FPINST2 are zero. */
 	__put_user_error(AA32_VFP_MAGIC, &rec->magic, err);
@@ -189,7 +197,7 @@ static void aa32_commit_vfp(const struct aa32_vfp_in *vfp)
 	fpsimd_flush_task_state(current);
 	aa32_get_dregs(fp->vregs, vfp->d);
 	fp->fpsr = vfp->fpscr & VFP_FPSCR_STAT_MASK;
-	fp->fpcr = vfp->fpscr & VFP_FPSCR_CTRL_MASK;
+	fp->fpcr = vfp->fpscr & AA32_FPSCR_CTRL;
 }
 
 static void aa32_fill_sigcontext(struct compat_sigcontext *sc,
