@@ -525,3 +525,46 @@ void compat_setup_restart_syscall(struct pt_regs *regs)
 {
 	regs->regs[7] = __NR_compat_restart_syscall;
 }
+
+/*
+ * The compat_siginfo_t layout the AArch32 EABI fixed, checked here as
+ * signal.c checks the native one.
+ */
+#define compat_siginfo_at(field, off) \
+	static_assert(offsetof(compat_siginfo_t, field) == (off))
+
+static_assert(sizeof(compat_siginfo_t) == 128);
+static_assert(__alignof__(compat_siginfo_t) == 4);
+
+compat_siginfo_at(si_signo, 0x00);
+compat_siginfo_at(si_errno, 0x04);
+compat_siginfo_at(si_code, 0x08);
+/* kill, rt_sigqueueinfo */
+compat_siginfo_at(si_pid, 0x0c);
+compat_siginfo_at(si_uid, 0x10);
+/* POSIX timers */
+compat_siginfo_at(si_tid, 0x0c);
+compat_siginfo_at(si_overrun, 0x10);
+compat_siginfo_at(si_value, 0x14);
+compat_siginfo_at(si_int, 0x14);
+compat_siginfo_at(si_ptr, 0x14);
+/* SIGCHLD */
+compat_siginfo_at(si_status, 0x14);
+compat_siginfo_at(si_utime, 0x18);
+compat_siginfo_at(si_stime, 0x1c);
+/* faults */
+compat_siginfo_at(si_addr, 0x0c);
+compat_siginfo_at(si_addr_lsb, 0x10);
+compat_siginfo_at(si_lower, 0x14);
+compat_siginfo_at(si_upper, 0x18);
+compat_siginfo_at(si_pkey, 0x14);
+compat_siginfo_at(si_perf_data, 0x10);
+compat_siginfo_at(si_perf_type, 0x14);
+compat_siginfo_at(si_perf_flags, 0x18);
+/* SIGPOLL */
+compat_siginfo_at(si_band, 0x0c);
+compat_siginfo_at(si_fd, 0x10);
+/* SIGSYS */
+compat_siginfo_at(si_call_addr, 0x0c);
+compat_siginfo_at(si_syscall, 0x10);
+compat_siginfo_at(si_arch, 0x14);
