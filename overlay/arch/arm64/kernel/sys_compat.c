@@ -48,7 +48,7 @@ static long aa32_sync_icache(unsigned long start, unsigned long end)
 		 * the invalidation may survive it unless a broadcast TLBI
 		 * follows.  The reserved ASID keeps that cheap.
 		 */
-		if (cpus_have_const_cap(ARM64_WORKAROUND_1542419)) {
+		if (cpus_have_final_cap(ARM64_WORKAROUND_1542419)) {
 			__tlbi(aside1is, __TLBI_VADDR(0, 0));
 			__tlbi_sync_s1ish();
 		}
