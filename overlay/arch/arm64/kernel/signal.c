@@ -17,7 +17,8 @@
  *	sp of the interrupted code, or the top of the alternate stack
  *
  * Building a frame is two passes: sigframe_plan_records() decides where
- * every record goes, then sigframe_write() fills the frame in.  Bytes the
+ * every record goes, then sigframe_write_blocks() and
+ * sigframe_write_fields() fill the frame in.  Bytes the
  * plan gives no meaning to (padding, the unused tail of __reserved[], the
  * siginfo of a handler without SA_SIGINFO) are not written: they still
  * hold what the task's own stack held.  Every byte that is written comes
@@ -134,8 +135,9 @@ static_assert(SIGINFO_TAIL % 8 == 0);
  * LDTR/STTR (EL0 permissions: PAN stays on), each pointer masked
  * against speculation, inside one uaccess_ttbr0_enable()/disable()
  * pair.  Nothing inside a window may call a copy routine (it toggles
- * TTBR0 itself under SW_TTBR0_PAN) or anything that schedules; the
- * large blocks are copied between windows.
+ * TTBR0 itself under SW_TTBR0_PAN) or schedule on purpose; the large
+ * blocks are copied between windows.  A fault inside a window may sleep:
+ * exception entry and return save and restore the TTBR0 state around it.
  */
 #define frame_uaccess_begin()	uaccess_ttbr0_enable()
 #define frame_uaccess_end()	uaccess_ttbr0_disable()
@@ -671,7 +673,7 @@ static int sigframe_read_fp(const struct sigframe_found *found,
 		return fault;
 	if (sve.head.magic != SVE_MAGIC || sve.head.size != found->sve_size)
 		return -EINVAL;
-	/* Streaming mode needs SME, which this kernel never has. */
+	/* Streaming mode needs SME: off in 6.1.y, see the static_assert. */
 	if (sve.flags & SVE_SIG_FLAG_SM)
 		return -EINVAL;
 	/* The vector length cannot change across a handler. */
