@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Signal delivery under a debugger: single-stepping into a handler stops
- * on its first instruction with the frame set up, and a tracee stopped
- * for a signal that interrupted a syscall already shows the syscall
- * rewound for restart (pc on the SVC, x0 = its first argument).
+ * on its first instruction with the frame set up, a tracee stopped for a
+ * signal that interrupted a syscall already shows the syscall rewound for
+ * restart (pc on the SVC, x0 = its first argument), and the FP/SIMD state
+ * a tracer reads after rt_sigreturn holds nothing but what the frame
+ * gave: the two reserved words of NT_PRFPREG are zero (stock 6.1 copies
+ * them from an uninitialised stack variable, zero only where the kernel
+ * is built to zero its stack).
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -19,6 +23,7 @@
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <asm/ptrace.h>
 
 #include "ktap.h"
 #include "procwait.h"
@@ -139,10 +144,43 @@ static void check_rewound_syscall(void)
 	close(p[1]);
 }
 
+static void nothing(int sig)
+{
+}
+
+static void check_fpsimd_reserved(void)
+{
+	struct user_fpsimd_state fp;
+	struct iovec iov = { &fp, sizeof(fp) };
+	int read = 0, st = -1;
+	pid_t pid = fork();
+
+	if (!pid) {
+		signal(SIGUSR1, nothing);
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGUSR1);		/* a handler, and rt_sigreturn */
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	memset(&fp, 0x5a, sizeof(fp));
+	if (stopped_with(pid, SIGUSR1) &&
+	    !ptrace(PTRACE_CONT, pid, NULL, (void *)SIGUSR1) &&
+	    stopped_with(pid, SIGSTOP))
+		read = !ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRFPREG, &iov) &&
+		       iov.iov_len == sizeof(fp);
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	waitpid(pid, &st, 0);
+	ktap_result(read && !fp.__reserved[0] && !fp.__reserved[1],
+		    "fpsimd_reserved_zero_after_sigreturn",
+		    "NT_PRFPREG read %d, reserved words %#x %#x, child status %#x",
+		    read, fp.__reserved[0], fp.__reserved[1], st);
+}
+
 int main(void)
 {
-	ktap_plan(4);
+	ktap_plan(5);
 	check_singlestep();
 	check_rewound_syscall();
+	check_fpsimd_reserved();
 	return ktap_finish();
 }
