@@ -884,7 +884,7 @@ static void model(uintptr_t frame)
 	if (want.pstate & PSR_DAIF)
 		expect(EXPECT_REJECT, "pstate masks DAIF");
 	if (ps & PSR_IL)
-		expect(EXPECT_EITHER, "pstate IL set (stock clears it, ours refuses)");
+		expect(EXPECT_EITHER, "pstate IL set (RES0: both kernels clear it)");
 
 	for (;;) {
 		uintptr_t h = base + off;
