@@ -83,6 +83,10 @@ CONFIG_ARM64_PTR_AUTH=y
 CONFIG_ARM64_PTR_AUTH_KERNEL=y
 CONFIG_ARM64_TAGGED_ADDR_ABI=y
 CONFIG_ARM64_PAN=y
+# software PAN for CPUs without it (Cortex-A53/A57/A72...), as distro
+# kernels have it: user access windows switch TTBR0 there; on a CPU with
+# PAN the alternatives pick hardware PAN, so one Image serves both
+CONFIG_ARM64_SW_TTBR0_PAN=y
 CONFIG_ARM64_EPAN=y
 CONFIG_ARM64_E0PD=y
 CONFIG_ARM64_AMU_EXTN=y
