@@ -18,3 +18,8 @@ CONFIG_DEBUG_OBJECTS=y
 CONFIG_DEBUG_OBJECTS_TIMERS=y
 CONFIG_SOFTLOCKUP_DETECTOR=y
 CONFIG_DETECT_HUNG_TASK=y
+# full preemption, in place of Kbuild.frag's voluntary one: a task can
+# be preempted anywhere outside a critical section, inside our user
+# access windows and between a frame's checks and its commit too
+# CONFIG_PREEMPT_VOLUNTARY is not set
+CONFIG_PREEMPT=y
