@@ -44,7 +44,7 @@ timer=$(ls -d $dt/timer* 2>/dev/null | head -n 1)
 # Every word must be one this script checks.
 for w in $words; do
 	case $w in
-	debug|el2|el2-vhe|el2-nvhe|acpi|timer-dt|timer-erratum-fsl|timer-erratum-hisi|timer-erratum-a64|stress) ;;
+	debug|el2|el2-vhe|el2-nvhe|acpi|timer-dt|timer-erratum-fsl|timer-erratum-hisi|timer-erratum-a64|stress|cortex-a57) ;;
 	*) result 1 "word_$w" "tests/boot/variant.sh does not know the VARIANT word '$w'" ;;
 	esac
 done
@@ -116,6 +116,17 @@ fi
 if has stress; then
 	[ "$(grep -c '^processor' /proc/cpuinfo)" = 4 ]
 	result $? stress_four_cpus "$(grep -c '^processor' /proc/cpuinfo) CPUs"
+fi
+
+# cortex-a57: an ARMv8.0 CPU, so no PAN (the kernel says it emulates
+# it: software PAN), no SVE, pointer auth, BTI or MTE
+if has cortex-a57; then
+	part=$(sed -n 's/^CPU part[[:space:]]*: //p' /proc/cpuinfo | sort -u | tr '\n' ' ')
+	feat=$(sed -n 's/^Features[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	[ "$part" = "0xd07 " ] && ! echo " $feat " | grep -Eq ' (sve|paca|pacg|bti|mte) ' &&
+		! echo "$klog" | grep -q 'detected: Privileged Access Never' &&
+		echo "$klog" | grep -q 'emulated: Privileged Access Never'
+	result $? cortex_a57_v8_0 "CPU part $part; features: $feat; PAN: $(echo "$klog" | grep -o '[a-z]*: Privileged Access Never.*' | head -n 1)"
 fi
 
 echo "KTAP version 1"
