@@ -123,6 +123,9 @@ CONFIG_PM=y
 CONFIG_SUSPEND=y
 CONFIG_CPU_IDLE=y
 CONFIG_ARM_PSCI_CPUIDLE=y
+# the idle governor Debian builds: it, not the ladder, picks the states
+# of VARIANT=timer-idle (no other guest has idle states)
+CONFIG_CPU_IDLE_GOV_MENU=y
 CONFIG_EFI=y
 CONFIG_ACPI=y
 # PCI: QEMU virt's DSDT describes its PCIe host bridge, and without PCI
@@ -150,6 +153,14 @@ CONFIG_KVM=y
 CONFIG_PTP_1588_CLOCK=y
 CONFIG_PTP_1588_CLOCK_KVM=y
 
+# -- KUnit, the kernel's unit tests, built in: the suites a kernel has run
+# at boot, before init; the guest reads their results from debugfs
+# (tests/kunit).  On in both kernels, so that they share this base; the
+# suites themselves are our options, in the block below.
+CONFIG_KUNIT=y
+CONFIG_DEBUG_FS=y
+CONFIG_KUNIT_DEBUGFS=y
+
 # -- not available: SME depends on BROKEN in 6.1.y.
 
 # -- our own options: the stock reference build drops this block
@@ -158,4 +169,6 @@ CONFIG_PTP_1588_CLOCK_KVM=y
 CONFIG_ARM64_EXCEPTION_TRACE_DEFAULT=1
 # our generic timer driver in place of ARM_ARCH_TIMER
 CONFIG_CLKSRC_ARM_GENERIC=y
+# and its KUnit suites (the frame driver, the errata, MIDR-chosen limits)
+CONFIG_CLKSRC_ARM_GENERIC_KUNIT_TEST=y
 # @ours-end

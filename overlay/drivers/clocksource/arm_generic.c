@@ -29,8 +29,13 @@
  *
  * Events are armed through CVAL, an absolute compare value: the timer
  * reaches as far as the counter does, not just the 2^31 ticks of the
- * signed TVAL down-count, and a shut-down timer is left disabled with its
+ * signed TVAL down-count (except on APM X-Gene 1, whose CVAL is built on
+ * that down-count), and a shut-down timer is left disabled with its
  * interrupt masked, not pending against a stale deadline.
+ *
+ * A memory-mapped timer frame, when the firmware describes one, is driven
+ * by arm_generic_mem.c: the broadcast clock event for CPUs whose own timer
+ * stops in deep idle.
  */
 
 #define pr_fmt(fmt) "arm_generic: " fmt
@@ -58,9 +63,9 @@
 #include <linux/sched_clock.h>
 #include <linux/slab.h>
 #include <linux/timecounter.h>
-#include <linux/workqueue.h>
 
 #include <asm/arch_timer.h>
+#include <asm/cputype.h>
 #include <asm/virt.h>
 
 #include <clocksource/arm_generic.h>
@@ -119,27 +124,69 @@ early_param("clocksource.arm_arch_timer.evtstrm", agt_evtstrm_param);
  * 32-bit task's counter reads on such a CPU.
  */
 #ifdef CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND
-/* Not exported: its one reader outside this file, udelay(), is built in */
+/*
+ * Exported as the stock driver does: asm/arch_timer.h's stable reads,
+ * which a module may inline, look a CPU's workaround up here.
+ */
 DEFINE_PER_CPU(const struct arch_timer_erratum_workaround *, timer_unstable_counter_workaround);
+EXPORT_PER_CPU_SYMBOL_GPL(timer_unstable_counter_workaround);
 
 static DEFINE_STATIC_KEY_FALSE(agt_filtered_reads);
 #define agt_reads_filtered()	static_branch_unlikely(&agt_filtered_reads)
+
+/*
+ * The filtered reads look up the running CPU's workaround, so they must
+ * not migrate half way: kernels after 6.1 leave that to the caller.
+ */
+static noinline notrace u64 agt_count_virt_filtered(void)
+{
+	u64 count;
+
+	preempt_disable_notrace();
+	count = __arch_counter_get_cntvct_stable();
+	preempt_enable_notrace();
+	return count;
+}
+
+static noinline notrace u64 agt_count_phys_filtered(void)
+{
+	u64 count;
+
+	preempt_disable_notrace();
+	count = __arch_counter_get_cntpct_stable();
+	preempt_enable_notrace();
+	return count;
+}
 #else
-#define agt_reads_filtered()	false
+#define agt_reads_filtered()		false
+#define agt_count_virt_filtered		agt_count_virt
+#define agt_count_phys_filtered		agt_count_phys
 #endif
 
 static notrace u64 agt_count_virt(void)
 {
-	if (agt_reads_filtered())
-		return __arch_counter_get_cntvct_stable();
 	return __arch_counter_get_cntvct();
 }
 
 static notrace u64 agt_count_phys(void)
 {
-	if (agt_reads_filtered())
-		return __arch_counter_get_cntpct_stable();
 	return __arch_counter_get_cntpct();
+}
+
+typedef u64 (*agt_counter_fn)(void);
+
+/*
+ * The read of the shared paths (clocksource, sched_clock, KVM's
+ * timecounter, udelay()): filtered once some CPU needs it.  A pointer
+ * chosen at start, as in the stock driver, so that the unfiltered read
+ * tests nothing on the way (a static key is a load and a compare where
+ * CONFIG_JUMP_LABEL is off).
+ */
+static agt_counter_fn agt_counter_reader(bool phys, bool filtered)
+{
+	if (filtered)
+		return phys ? agt_count_phys_filtered : agt_count_virt_filtered;
+	return phys ? agt_count_phys : agt_count_virt;
 }
 
 /*
@@ -147,7 +194,6 @@ static notrace u64 agt_count_phys(void)
  * through this pointer; it is valid before probe (virtual view) and points
  * at the counter sched_clock uses afterwards.
  */
-typedef u64 (*agt_counter_fn)(void);
 agt_counter_fn arch_timer_read_counter __ro_after_init = agt_count_virt;
 EXPORT_SYMBOL_GPL(arch_timer_read_counter);
 
@@ -242,9 +288,21 @@ EXPORT_SYMBOL_GPL(kvm_arch_ptp_get_crosststamp);
 #endif
 
 #ifdef CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND
-static __always_inline u64 agt_raw_count(bool phys)
+/*
+ * The filters below take the read they filter as an argument: the
+ * counter itself in the kernel (a constant, inlined), a scripted series
+ * of values in the KUnit tests.
+ */
+typedef u64 (*agt_raw_read_fn)(void);
+
+static __always_inline u64 agt_raw_pct(void)
 {
-	return phys ? read_sysreg(cntpct_el0) : read_sysreg(cntvct_el0);
+	return read_sysreg(cntpct_el0);
+}
+
+static __always_inline u64 agt_raw_vct(void)
+{
+	return read_sysreg(cntvct_el0);
 }
 
 /*
@@ -259,23 +317,23 @@ static __always_inline u64 agt_raw_count(bool phys)
  * Read until two reads in a row are at most @max_step ticks apart (the
  * second no earlier than the first), and return the second.
  */
-static __always_inline u64 agt_settled_count(bool phys, u64 max_step,
-					     int tries)
+static __always_inline u64 agt_settled_count(agt_raw_read_fn read,
+					     u64 max_step, int tries)
 {
-	u64 prev, cur = agt_raw_count(phys);
+	u64 prev, cur = read();
 
 	do {
 		prev = cur;
-		cur = agt_raw_count(phys);
+		cur = read();
 	} while (unlikely(cur - prev > max_step) && --tries);
 	WARN_ON_ONCE(!tries);
 	return cur;
 }
 
 /* Freescale A-008585: a bad value never comes twice in a row. */
-static __always_inline u64 agt_fsl_a008585(bool phys)
+static __always_inline u64 agt_fsl_a008585(agt_raw_read_fn read)
 {
-	return agt_settled_count(phys, 0, AGT_FSL_A008585_TRIES);
+	return agt_settled_count(read, 0, AGT_FSL_A008585_TRIES);
 }
 
 /*
@@ -283,9 +341,9 @@ static __always_inline u64 agt_fsl_a008585(bool phys)
  * a row (more if interrupts come between).  Two reads less than 32 ticks
  * apart are both good.
  */
-static __always_inline u64 agt_hisi_161010101(bool phys)
+static __always_inline u64 agt_hisi_161010101(agt_raw_read_fn read)
 {
-	return agt_settled_count(phys, 31, AGT_HISI_161010101_TRIES);
+	return agt_settled_count(read, 31, AGT_HISI_161010101_TRIES);
 }
 
 /*
@@ -293,10 +351,10 @@ static __always_inline u64 agt_hisi_161010101(bool phys)
  * wrong.  Of two reads, the second is good unless bit 32 differs between
  * them; then the first is.
  */
-static __always_inline u64 agt_arm_858921(bool phys)
+static __always_inline u64 agt_arm_858921(agt_raw_read_fn read)
 {
-	u64 first = agt_raw_count(phys);
-	u64 second = agt_raw_count(phys);
+	u64 first = read();
+	u64 second = read();
 
 	return (first ^ second) & BIT_ULL(32) ? first : second;
 }
@@ -307,13 +365,13 @@ static __always_inline u64 agt_arm_858921(bool phys)
  * ones or all zeros in bits 8..0.  Skip them: at most three periods of the
  * 24 MHz counter.
  */
-static __always_inline u64 agt_sun50i_unknown1(bool phys)
+static __always_inline u64 agt_sun50i_unknown1(agt_raw_read_fn read)
 {
 	int tries = AGT_SUN50I_UNKNOWN1_TRIES;
 	u64 count, low;
 
 	do {
-		count = agt_raw_count(phys);
+		count = read();
 		low = count & GENMASK_ULL(8, 0);
 	} while ((low == 0 || low == GENMASK_ULL(8, 0)) && --tries);
 	WARN_ON_ONCE(!tries);
@@ -336,20 +394,20 @@ static const struct agt_gtdt_id agt_hisi_161010101_gtdts[] __maybe_unused = {
 
 /* The entry points asm/arch_timer.h calls, a physical and a virtual one */
 #ifdef CONFIG_FSL_ERRATUM_A008585
-static notrace u64 agt_fsl_a008585_pct(void) { return agt_fsl_a008585(true); }
-static notrace u64 agt_fsl_a008585_vct(void) { return agt_fsl_a008585(false); }
+static notrace u64 agt_fsl_a008585_pct(void) { return agt_fsl_a008585(agt_raw_pct); }
+static notrace u64 agt_fsl_a008585_vct(void) { return agt_fsl_a008585(agt_raw_vct); }
 #endif
 #ifdef CONFIG_HISILICON_ERRATUM_161010101
-static notrace u64 agt_hisi_161010101_pct(void) { return agt_hisi_161010101(true); }
-static notrace u64 agt_hisi_161010101_vct(void) { return agt_hisi_161010101(false); }
+static notrace u64 agt_hisi_161010101_pct(void) { return agt_hisi_161010101(agt_raw_pct); }
+static notrace u64 agt_hisi_161010101_vct(void) { return agt_hisi_161010101(agt_raw_vct); }
 #endif
 #ifdef CONFIG_ARM64_ERRATUM_858921
-static notrace u64 agt_arm_858921_pct(void) { return agt_arm_858921(true); }
-static notrace u64 agt_arm_858921_vct(void) { return agt_arm_858921(false); }
+static notrace u64 agt_arm_858921_pct(void) { return agt_arm_858921(agt_raw_pct); }
+static notrace u64 agt_arm_858921_vct(void) { return agt_arm_858921(agt_raw_vct); }
 #endif
 #ifdef CONFIG_SUN50I_ERRATUM_UNKNOWN1
-static notrace u64 agt_sun50i_unknown1_pct(void) { return agt_sun50i_unknown1(true); }
-static notrace u64 agt_sun50i_unknown1_vct(void) { return agt_sun50i_unknown1(false); }
+static notrace u64 agt_sun50i_unknown1_pct(void) { return agt_sun50i_unknown1(agt_raw_pct); }
+static notrace u64 agt_sun50i_unknown1_vct(void) { return agt_sun50i_unknown1(agt_raw_vct); }
 #endif
 
 /* A workaround that filters reads: @how and @match select it */
@@ -421,23 +479,17 @@ static bool agt_erratum_applies(const struct arch_timer_erratum_workaround *wa,
 static bool agt_filter_wanted;
 static bool agt_counter_started;
 
-static void agt_filter_reads_fn(struct work_struct *work)
-{
-	static_branch_enable(&agt_filtered_reads);
-}
-
-static DECLARE_WORK(agt_filter_reads_work, agt_filter_reads_fn);
-
 /*
  * Some CPU filters its reads: so must every shared path from now on.  The
- * key is turned on before the clocksource starts or, for a CPU that comes
- * up later (where a static key cannot change), by a work item.
+ * shared read (and the key set_next_event tests) is chosen before the
+ * clocksource starts, or once the boot CPUs are all up
+ * (agt_filter_late_cpus()) for one of them that engaged its workaround
+ * after the clocksource started: neither can change from the CPU coming
+ * up.
  */
 static void agt_filter_reads(void)
 {
 	agt_filter_wanted = true;
-	if (agt_counter_started)
-		queue_work(system_unbound_wq, &agt_filter_reads_work);
 }
 
 static void __init agt_filter_reads_start(void)
@@ -448,23 +500,72 @@ static void __init agt_filter_reads_start(void)
 }
 
 /*
- * Engage the first workaround of @how that @from (a timer node, a GTDT,
- * or NULL for the running CPU's capabilities) asks for: on the running
+ * An arch_initcall runs after smp_init(), and arm64 refuses any CPU that
+ * comes up later needing an erratum workaround that no boot CPU had
+ * (ARM64_CPUCAP_LOCAL_CPU_ERRATUM is not late-permitted): from here on,
+ * the answer is final.  sched_clock takes the new read as a clock of the
+ * same rate, carrying its count over.
+ */
+static int __init agt_filter_late_cpus(void)
+{
+	agt_counter_fn read = agt_counter_reader(agt.phys_counter, true);
+
+	if (!agt_filter_wanted || !agt_counter_started ||
+	    arch_timer_read_counter == read)
+		return 0;
+	static_branch_enable(&agt_filtered_reads);
+	arch_timer_read_counter = read;
+	sched_clock_register(read, agt.width, agt.rate);
+	pr_info("a CPU that came up late filters its counter reads: so do the clocksource and sched_clock\n");
+	return 0;
+}
+arch_initcall(agt_filter_late_cpus);
+
+/*
+ * The first workaround of @how that @from (a timer node, a GTDT, or NULL
+ * for the running CPU's capabilities) asks for, or NULL.
+ */
+static const struct arch_timer_erratum_workaround *
+agt_erratum_lookup(enum arch_timer_erratum_match_type how, const void *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(agt_errata); i++) {
+		if (agt_errata[i].match_type == how &&
+		    agt_erratum_applies(&agt_errata[i], from))
+			return &agt_errata[i];
+	}
+	return NULL;
+}
+
+/*
+ * What the vDSO may still do once @wa is engaged somewhere: nothing if
+ * EL0 reads need filtering, only the 64-bit clocks if AArch32 reads do.
+ */
+static enum vdso_clock_mode
+agt_vdso_mode_with(enum vdso_clock_mode mode,
+		   const struct arch_timer_erratum_workaround *wa)
+{
+	if (wa->read_cntvct_el0)
+		return VDSO_CLOCKMODE_NONE;
+	if (wa->disable_compat_vdso && mode != VDSO_CLOCKMODE_NONE)
+		return VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT;
+	return mode;
+}
+
+/*
+ * Engage the first workaround of @how that @from asks for: on the running
  * CPU for a capability, on every CPU otherwise.  A CPU has one or none.
  */
 static void agt_engage_erratum(enum arch_timer_erratum_match_type how,
 			       const void *from)
 {
-	const struct arch_timer_erratum_workaround *wa = NULL, *had;
+	const struct arch_timer_erratum_workaround *wa, *had;
 	bool one_cpu = how == ate_match_local_cap_id;
 	const char *effect = "";
-	unsigned int i, cpu;
+	unsigned int cpu;
 
-	for (i = 0; i < ARRAY_SIZE(agt_errata) && !wa; i++) {
-		if (agt_errata[i].match_type == how &&
-		    agt_erratum_applies(&agt_errata[i], from))
-			wa = &agt_errata[i];
-	}
+	wa = agt_erratum_lookup(how, from);
 	if (!wa)
 		return;
 
@@ -483,14 +584,10 @@ static void agt_engage_erratum(enum arch_timer_erratum_match_type how,
 			per_cpu(timer_unstable_counter_workaround, cpu) = wa;
 	}
 
-	if (wa->read_cntvct_el0) {
-		agt_clocksource.vdso_clock_mode = VDSO_CLOCKMODE_NONE;
+	agt_clocksource.vdso_clock_mode =
+		agt_vdso_mode_with(agt_clocksource.vdso_clock_mode, wa);
+	if (wa->read_cntvct_el0)
 		agt_filter_reads();
-	} else if (wa->disable_compat_vdso &&
-		   agt_clocksource.vdso_clock_mode != VDSO_CLOCKMODE_NONE) {
-		agt_clocksource.vdso_clock_mode =
-			VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT;
-	}
 
 	if (wa->read_cntvct_el0)
 		effect = "; EL0 counter reads trap, the vDSO uses the syscall";
@@ -527,6 +624,14 @@ static bool agt_el0_counter_traps(void)
 #define agt_el0_counter_traps()			false
 #endif /* CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND */
 
+static const char *const agt_timer_name[ARCH_TIMER_MAX_TIMER_PPI] = {
+	[ARCH_TIMER_PHYS_SECURE_PPI]	= "secure physical",
+	[ARCH_TIMER_PHYS_NONSECURE_PPI]	= "EL1 physical",
+	[ARCH_TIMER_VIRT_PPI]		= "virtual",
+	[ARCH_TIMER_HYP_PPI]		= "EL2 physical",
+	[ARCH_TIMER_HYP_VIRT_PPI]	= "EL2 virtual",
+};
+
 /* The timer's registers, in the view chosen at probe */
 static u32 agt_ctl_get(void)
 {
@@ -544,18 +649,34 @@ static void agt_ctl_set(u32 ctl)
 	isb();
 }
 
-static int agt_arm(unsigned long ticks, struct clock_event_device *evt)
+/* One per view, so that the event path tests nothing but the erratum key */
+static __always_inline void agt_arm(bool phys, unsigned long ticks)
 {
 	u64 at;
 
-	if (agt.phys_timer) {
-		at = agt_count_phys() + ticks;
-		write_sysreg(at, cntp_cval_el0);
+	if (phys) {
+		at = agt_reads_filtered() ? agt_count_phys_filtered() :
+					    __arch_counter_get_cntpct();
+		write_sysreg(at + ticks, cntp_cval_el0);
+		write_sysreg(ARM_GENERIC_CTL_ENABLE, cntp_ctl_el0);
 	} else {
-		at = agt_count_virt() + ticks;
-		write_sysreg(at, cntv_cval_el0);
+		at = agt_reads_filtered() ? agt_count_virt_filtered() :
+					    __arch_counter_get_cntvct();
+		write_sysreg(at + ticks, cntv_cval_el0);
+		write_sysreg(ARM_GENERIC_CTL_ENABLE, cntv_ctl_el0);
 	}
-	agt_ctl_set(ARM_GENERIC_CTL_ENABLE);
+	isb();
+}
+
+static int agt_arm_phys(unsigned long ticks, struct clock_event_device *evt)
+{
+	agt_arm(true, ticks);
+	return 0;
+}
+
+static int agt_arm_virt(unsigned long ticks, struct clock_event_device *evt)
+{
+	agt_arm(false, ticks);
 	return 0;
 }
 
@@ -586,9 +707,9 @@ static irqreturn_t agt_fired(int irq, void *dev_id)
  * chosen counter bit goes from 0 to 1, that is every 2^(bit + 1) ticks.
  * The delay loop sleeps in WFE as long as ARCH_TIMER_EVT_STREAM_PERIOD_US
  * is left, so the period must not be longer than that: take the largest
- * power of two that fits.
+ * power of two that fits.  Not __init: the KUnit suite calls it.
  */
-static int __init agt_evtstrm_bit(u32 rate)
+static int agt_evtstrm_bit(u32 rate)
 {
 	u32 ticks = rate / (USEC_PER_SEC / ARCH_TIMER_EVT_STREAM_PERIOD_US);
 
@@ -598,42 +719,77 @@ static int __init agt_evtstrm_bit(u32 rate)
 }
 
 /*
- * EL0 may read the virtual counter and CNTFRQ_EL0 (the vDSO) and nothing
- * else: no timer registers, no physical counter.  The event stream is set
- * in the same register.
+ * CNTKCTL_EL1 from @kctl: EL0 may read the virtual counter and CNTFRQ_EL0
+ * (the vDSO), unless @trap_vct, and nothing else: no timer registers, no
+ * physical counter.  The event stream, on trigger bit @evnti (none when
+ * negative), is set in the same register; the bits that are not ours
+ * (EL1PCTEN and EL1PCEN under VHE) are kept.
  */
-static void agt_cpu_el0_and_evtstrm(unsigned int cpu)
+static u32 agt_el0_kctl(u32 kctl, bool trap_vct, int evnti)
 {
-	u32 kctl = read_sysreg(cntkctl_el1);
-
-	kctl &= ~(ARM_GENERIC_KCTL_EL0PCTEN | ARM_GENERIC_KCTL_EL0VTEN |
-		  ARM_GENERIC_KCTL_EL0PTEN | ARM_GENERIC_KCTL_EVNTEN |
-		  ARM_GENERIC_KCTL_EVNTDIR | ARM_GENERIC_KCTL_EVNTI |
-		  ARM_GENERIC_KCTL_EVNTIS);
-	if (!agt_el0_counter_traps())
+	kctl &= ~(ARM_GENERIC_KCTL_EL0PCTEN | ARM_GENERIC_KCTL_EL0VCTEN |
+		  ARM_GENERIC_KCTL_EL0VTEN | ARM_GENERIC_KCTL_EL0PTEN |
+		  ARM_GENERIC_KCTL_EVNTEN | ARM_GENERIC_KCTL_EVNTDIR |
+		  ARM_GENERIC_KCTL_EVNTI | ARM_GENERIC_KCTL_EVNTIS);
+	if (!trap_vct)
 		kctl |= ARM_GENERIC_KCTL_EL0VCTEN;
-
-	if (agt.evnti >= 0) {
+	if (evnti >= 0)
 		kctl |= ARM_GENERIC_KCTL_EVNTEN |
-			FIELD_PREP(ARM_GENERIC_KCTL_EVNTI, agt.evnti);
-	}
-	write_sysreg(kctl, cntkctl_el1);
-	isb();
+			FIELD_PREP(ARM_GENERIC_KCTL_EVNTI, evnti);
+	return kctl;
+}
 
-	if (agt.evnti >= 0) {
-		arch_timer_set_evtstrm_feature();
-		cpumask_set_cpu(cpu, &agt_evtstrm_cpus);
-	}
+/*
+ * APM X-Gene 1 (Potenza, every revision) implements CVAL on top of TVAL,
+ * a signed 32-bit down-count: a compare value more than 2^31 ticks ahead
+ * fires at once (about 43 s at its 50 MHz), an interrupt flood on any
+ * long idle.  Every other CPU's timer reaches as far as the counter.
+ */
+static u64 agt_max_delta(u32 midr, unsigned int width)
+{
+	if (midr_is_cpu_model_range(midr,
+				    MIDR_CPU_MODEL(ARM_CPU_IMP_APM, APM_CPU_PART_XGENE),
+				    MIDR_CPU_VAR_REV(APM_CPU_VAR_POTENZA, 0),
+				    MIDR_CPU_VAR_REV(APM_CPU_VAR_POTENZA, 0xf)))
+		return CLOCKSOURCE_MASK(31);
+	return CLOCKSOURCE_MASK(width);
+}
+
+/*
+ * The timer's output is a level, and the GIC must sample it so: firmware
+ * that says edge (or nothing) is wrong, and the line taken as level low,
+ * as the stock driver does.
+ */
+static unsigned int agt_ppi_trigger(unsigned int type)
+{
+	if (type == IRQ_TYPE_LEVEL_HIGH || type == IRQ_TYPE_LEVEL_LOW)
+		return type;
+	return IRQ_TYPE_LEVEL_LOW;
 }
 
 static int agt_cpu_starting(unsigned int cpu)
 {
 	struct clock_event_device *evt = this_cpu_ptr(&agt_evt);
+	unsigned int type, trigger;
+	u64 max_delta;
 
 	/* Whatever firmware or the previous life of this CPU left armed */
 	agt_ctl_set(ARM_GENERIC_CTL_IMASK);
 	agt_engage_erratum(ate_match_local_cap_id, NULL);
-	agt_cpu_el0_and_evtstrm(cpu);
+
+	write_sysreg(agt_el0_kctl(read_sysreg(cntkctl_el1),
+				  agt_el0_counter_traps(), agt.evnti),
+		     cntkctl_el1);
+	isb();
+	if (agt.evnti >= 0) {
+		arch_timer_set_evtstrm_feature();
+		cpumask_set_cpu(cpu, &agt_evtstrm_cpus);
+	}
+
+	max_delta = agt_max_delta(read_cpuid_id(), agt.width);
+	if (max_delta < CLOCKSOURCE_MASK(agt.width))
+		pr_warn_once("CPU%u: APM X-Gene 1 CVAL is a 31-bit TVAL: events at most 2^31 ticks ahead\n",
+			     cpu);
 
 	evt->name = "arch_sys_timer";
 	evt->features = CLOCK_EVT_FEAT_ONESHOT;
@@ -642,13 +798,18 @@ static int agt_cpu_starting(unsigned int cpu)
 	evt->rating = ARM_GENERIC_EVT_RATING;
 	evt->irq = agt.ppi[agt.uses];
 	evt->cpumask = cpumask_of(cpu);
-	evt->set_next_event = agt_arm;
+	evt->set_next_event = agt.phys_timer ? agt_arm_phys : agt_arm_virt;
 	evt->set_state_shutdown = agt_quiesce;
 	evt->set_state_oneshot_stopped = agt_quiesce;
 	clockevents_config_and_register(evt, agt.rate, ARM_GENERIC_MIN_DELTA,
-					CLOCKSOURCE_MASK(agt.width));
+					max_delta);
 
-	enable_percpu_irq(evt->irq, IRQ_TYPE_NONE);
+	type = irq_get_trigger_type(evt->irq);
+	trigger = agt_ppi_trigger(type);
+	if (trigger != type)
+		pr_warn_once(FW_BUG "interrupt %d of the %s timer is not described as level-triggered (type %u): taken as level\n",
+			     evt->irq, agt_timer_name[agt.uses], type);
+	enable_percpu_irq(evt->irq, trigger);
 	return 0;
 }
 
@@ -661,19 +822,29 @@ static int agt_cpu_dying(unsigned int cpu)
 }
 
 /*
- * A CPU that comes back from a power-down state (cpuidle, suspend) has lost
- * CNTKCTL_EL1: give EL0 its counter and the event stream back.  The timer
- * itself is reprogrammed by the clockevents core.
+ * A CPU that comes back from a power-down state (cpuidle, suspend) may
+ * have lost CNTKCTL_EL1: put back what it held on the way down, which is
+ * not always what agt_cpu_starting() set (process.c drops EL0's counter
+ * access while a 32-bit task runs on a CPU with erratum 1418040).  The
+ * timer itself is reprogrammed by the clockevents core, and the hwcaps
+ * were set once, at the CPU's start.
  */
+static DEFINE_PER_CPU(u32, agt_kctl_saved);
+
 static int agt_cpu_pm(struct notifier_block *nb, unsigned long action,
 		      void *unused)
 {
 	unsigned int cpu = smp_processor_id();
 
-	if (action == CPU_PM_ENTER)
+	if (action == CPU_PM_ENTER) {
+		__this_cpu_write(agt_kctl_saved, read_sysreg(cntkctl_el1));
 		cpumask_clear_cpu(cpu, &agt_evtstrm_cpus);
-	else if (action == CPU_PM_EXIT || action == CPU_PM_ENTER_FAILED)
-		agt_cpu_el0_and_evtstrm(cpu);
+	} else if (action == CPU_PM_EXIT || action == CPU_PM_ENTER_FAILED) {
+		write_sysreg(__this_cpu_read(agt_kctl_saved), cntkctl_el1);
+		isb();
+		if (agt.evnti >= 0)
+			cpumask_set_cpu(cpu, &agt_evtstrm_cpus);
+	}
 	return NOTIFY_OK;
 }
 
@@ -684,9 +855,10 @@ static struct notifier_block agt_cpu_pm_nb = {
 /*
  * The architecture does not say how wide the counter is, only that it has
  * at least 56 bits and does not roll over in less than 40 years: take the
- * fewest bits that hold 40 years at this rate.
+ * fewest bits that hold 40 years at this rate.  Not __init: the KUnit
+ * suite calls it.
  */
-static unsigned int __init agt_counter_width(u32 rate)
+static unsigned int agt_counter_width(u32 rate)
 {
 	u64 ticks = (u64)rate * ARM_GENERIC_ROLLOVER_SECS;
 
@@ -712,25 +884,16 @@ static bool __init agt_pick_timer(void)
 	return agt.ppi[agt.uses] > 0;
 }
 
-static const char *const agt_timer_name[ARCH_TIMER_MAX_TIMER_PPI] = {
-	[ARCH_TIMER_PHYS_SECURE_PPI]	= "secure physical",
-	[ARCH_TIMER_PHYS_NONSECURE_PPI]	= "EL1 physical",
-	[ARCH_TIMER_VIRT_PPI]		= "virtual",
-	[ARCH_TIMER_HYP_PPI]		= "EL2 physical",
-	[ARCH_TIMER_HYP_VIRT_PPI]	= "EL2 virtual",
-};
-
-static void __init agt_start_counter(void)
+static void __init agt_start_counter(agt_counter_fn read)
 {
 	u64 now;
 
 	agt_clocksource.mask = CLOCKSOURCE_MASK(agt.width);
 	agt_cc.mask = CLOCKSOURCE_MASK(agt.width);
-	arch_timer_read_counter = agt.phys_counter ? agt_count_phys :
-						     agt_count_virt;
+	agt_filter_reads_start();
+	arch_timer_read_counter = read;
 	if (!agt.stops_in_suspend)
 		agt_clocksource.flags |= CLOCK_SOURCE_SUSPEND_NONSTOP;
-	agt_filter_reads_start();
 
 	now = arch_timer_read_counter();
 	clocksource_register_hz(&agt_clocksource, agt.rate);
@@ -751,6 +914,10 @@ static int __init agt_start(u32 rate, const char *rate_from)
 {
 	int irq = agt.ppi[agt.uses];
 	int err;
+
+	/* Coarser than a microsecond: udelay() and the event stream suffer */
+	if (rate < ARM_GENERIC_MIN_RATE)
+		pr_warn(FW_BUG "counter rate %u Hz is below 1 MHz\n", rate);
 
 	agt.width = agt_counter_width(rate);
 	if (agt_evtstrm_wanted)
@@ -785,7 +952,8 @@ static int __init agt_start(u32 rate, const char *rate_from)
 		goto out_irq;
 	}
 
-	agt_start_counter();
+	agt_start_counter(agt_counter_reader(agt.phys_counter,
+					     agt_reads_filtered()));
 
 	pr_info("%u Hz (rate from %s), %s counter, %s timer, event stream %s (%u-bit counter, %s timer)\n",
 		rate, rate_from, agt.phys_counter ? "physical" : "virtual",
@@ -875,42 +1043,22 @@ TIMER_OF_DECLARE(arm_generic_v8, "arm,armv8-timer", agt_of_probe);
 TIMER_OF_DECLARE(arm_generic_v7, "arm,armv7-timer", agt_of_probe);
 
 /*
- * Memory-mapped timer frames are not driven: the CPU timers do all the
- * timekeeping here, and a frame could only serve as the broadcast timer of
- * CPUs whose own timer stops in deep idle.  Say so once, plainly.
+ * No CPU timer: a device tree with a memory-mapped frame and no
+ * "arm,armv8-timer" node.  The frame's counter becomes the clocksource and
+ * sched_clock, as in the stock driver; the vDSO, which reads CNTVCT_EL0,
+ * stands aside.
  */
-static void __init agt_refuse_frames(const char *where)
+void __init arm_generic_counter_from_frame(u64 (*read)(void), u32 rate)
 {
-	pr_warn("%s: memory-mapped timer frames are not supported by this driver and stay unused\n",
-		where);
+	agt.rate = rate;
+	agt.width = agt_counter_width(rate);
+	agt_clocksource.vdso_clock_mode = VDSO_CLOCKMODE_NONE;
+	agt_start_counter(read);
+	pr_info("%u Hz, counter of the memory-mapped frame (%u bits), no CPU timer\n",
+		rate, agt.width);
 }
-
-static int __init agt_of_mem_probe(struct device_node *np)
-{
-	char where[64];
-
-	snprintf(where, sizeof(where), "%pOF", np);
-	agt_refuse_frames(where);
-	return 0;
-}
-
-TIMER_OF_DECLARE(arm_generic_mem, "arm,armv7-timer-mem", agt_of_mem_probe);
 
 #ifdef CONFIG_ACPI_GTDT
-/* Count the GT blocks among the GTDT's platform timers (not watchdogs). */
-static void __init agt_acpi_frames(int platform_timers)
-{
-	struct arch_timer_mem *blocks;
-	int n = 0;
-
-	blocks = kcalloc(platform_timers, sizeof(*blocks), GFP_KERNEL);
-	if (!blocks)
-		return;
-	if (!acpi_arch_timer_mem_init(blocks, &n) && n)
-		agt_refuse_frames("GTDT");
-	kfree(blocks);
-}
-
 static int __init agt_acpi_probe(struct acpi_table_header *table)
 {
 	int platform_timers, err;
@@ -950,9 +1098,13 @@ static int __init agt_acpi_probe(struct acpi_table_header *table)
 
 	err = agt_start(rate, "cntfrq");
 	if (!err && platform_timers)
-		agt_acpi_frames(platform_timers);
+		arm_generic_gtdt_frames(platform_timers, rate);
 	return err;
 }
 
 TIMER_ACPI_DECLARE(arm_generic, ACPI_SIG_GTDT, agt_acpi_probe);
+#endif
+
+#if IS_ENABLED(CONFIG_CLKSRC_ARM_GENERIC_KUNIT_TEST)
+#include "arm_generic_test.c"
 #endif

@@ -54,4 +54,40 @@
 #define ARM_GENERIC_COUNTER_MIN_BITS	56
 #define ARM_GENERIC_ROLLOVER_SECS	(40ULL * 365 * 24 * 60 * 60)
 
+/* A slower counter is a firmware bug worth a line at boot */
+#define ARM_GENERIC_MIN_RATE		1000000
+
+/*
+ * Memory-mapped timers: a CNTCTLBase frame says which CNTBaseN frames
+ * exist and what each lets the non-secure world do; each CNTBaseN frame
+ * is a counter and a timer (physical, and virtual when implemented).
+ */
+#define ARM_GENERIC_CNTTIDR		0x08
+#define ARM_GENERIC_CNTTIDR_VIRT(n)	BIT(4 * (n) + 1)
+#define ARM_GENERIC_CNTACR(n)		(0x40 + 4 * (n))
+#define ARM_GENERIC_CNTACR_RPCT		BIT(0)
+#define ARM_GENERIC_CNTACR_RVCT		BIT(1)
+#define ARM_GENERIC_CNTACR_RFRQ		BIT(2)
+#define ARM_GENERIC_CNTACR_RVOFF	BIT(3)
+#define ARM_GENERIC_CNTACR_RWVT		BIT(4)
+#define ARM_GENERIC_CNTACR_RWPT		BIT(5)
+
+#define ARM_GENERIC_FRAME_CNTPCT	0x00
+#define ARM_GENERIC_FRAME_CNTVCT	0x08
+#define ARM_GENERIC_FRAME_CNTFRQ	0x10
+#define ARM_GENERIC_FRAME_CNTP_CVAL	0x20
+#define ARM_GENERIC_FRAME_CNTP_CTL	0x2c
+#define ARM_GENERIC_FRAME_CNTV_CVAL	0x30
+#define ARM_GENERIC_FRAME_CNTV_CTL	0x3c
+
+/* A frame's timer against the CPU timers: below them, above bc_hrtimer */
+#define ARM_GENERIC_FRAME_RATING	400
+#define ARM_GENERIC_FRAME_COUNTER_BITS	56
+
+/* Between the two halves of the driver, arm_generic.c and arm_generic_mem.c */
+void arm_generic_counter_from_frame(u64 (*read)(void), u32 rate);
+#ifdef CONFIG_ACPI_GTDT
+void arm_generic_gtdt_frames(int platform_timers, u32 rate);
+#endif
+
 #endif /* __CLOCKSOURCE_ARM_GENERIC_H */
