@@ -44,7 +44,7 @@ timer=$(ls -d $dt/timer* 2>/dev/null | head -n 1)
 # Every word must be one this script checks.
 for w in $words; do
 	case $w in
-	debug|el2|el2-vhe|el2-nvhe|acpi|timer-dt|timer-erratum-fsl|timer-erratum-hisi|timer-erratum-a64|stress|cortex-a57) ;;
+	debug|el2|el2-vhe|el2-nvhe|acpi|timer-dt|timer-erratum-fsl|timer-erratum-hisi|timer-erratum-a64|stress|cortex-a57|timer-idle|timer-edge) ;;
 	*) result 1 "word_$w" "tests/boot/variant.sh does not know the VARIANT word '$w'" ;;
 	esac
 done
@@ -110,6 +110,19 @@ if ! has acpi; then
 	prop timer-erratum-fsl fsl,erratum-a008585 timer_erratum_fsl
 	prop timer-erratum-hisi hisilicon,erratum-161010101 timer_erratum_hisi
 	prop timer-erratum-a64 allwinner,erratum-unknown1 timer_erratum_a64
+fi
+
+# timer-idle: an idle state that stops the CPU timer, on a GICv2
+if has timer-idle; then
+	gic=$(tr '\0' ' ' < $dt/intc@8000000/compatible 2>/dev/null)
+	ls $dt/cpus/idle-states/*/local-timer-stop > /dev/null 2>&1 &&
+		[ "$gic" = "arm,cortex-a15-gic " ]
+	result $? timer_idle_states "idle states: $(ls $dt/cpus/idle-states 2>/dev/null | tr '\n' ' '); GIC: $gic"
+fi
+# timer-edge: the driver found the timer interrupts described as edge
+if has timer-edge; then
+	echo "$klog" | grep -Eq 'timer is not described as level-triggered|Invalid trigger for IRQ'
+	result $? timer_edge_seen "no line about an edge-triggered timer interrupt in the kernel log"
 fi
 
 # stress: its own boot on 4 CPUs

@@ -33,7 +33,11 @@ for w in $(tools/guest/variant list) "debug el2-nvhe" "debug acpi" "el2 timer-dt
 	[ $ok = 0 ] && has "variant=$(echo "$words" | tr ' ' ',')" || ok=1
 	[ -z "$icount" ] || has "'-icount' '$icount'" || ok=1
 	[ -z "$append" ] || has "$append" || ok=1
-	[ -z "$machine" ] || has "virt,gic-version=3$machine" || ok=1
+	case $machine in
+	'') ;;
+	*gic-version=2*) has "virt$machine" && grep -q 'arm,cortex-a15-gic' "$TMP/dry/virt.dtb.dts" || ok=1 ;;
+	*) has "virt,gic-version=3$machine" || ok=1 ;;
+	esac
 	[ -z "$cpu_opts" ] || has "max$cpu_opts" || ok=1
 	[ -z "$smp" ] || has "'-smp' '$smp'" || ok=1
 	if [ -n "$firmware" ]; then
