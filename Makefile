@@ -47,7 +47,7 @@ EFI_FIRMWARE ?= /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 KNOWN_VARS := B KVER TARBALL KSRC KERNEL FULL SMP MEM CPU VARIANT BASECONFIG FRAG T SUITES \
 	KSELFTESTS APPEND DTS_EXTRA SUITE_TIMEOUT TIMEOUT BOOT_TIMEOUT HANG_TIMEOUT EFI_FIRMWARE \
 	CCACHE CMD GDBARGS GDBPORT ROUNDS QUICK COLD BUSY DURATION SEED REPLAY DIVISOR \
-	RESULTS_TO QEMU_STATUS V W C
+	RESULTS_TO QEMU_STATUS V W C LAVA_ARTIFACTS LAVA_DEVICE_TYPE LAVA_KERNELS LAVA_KVERS
 ifeq ($(MAKELEVEL),0)
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(filter $(v),$(KNOWN_VARS) MAKEFLAGS),,\
 	$(warning $(v)=$($(v)) is ignored: no variable of this Makefile is called $(v) (docs/usage.md lists them)))))
@@ -370,7 +370,7 @@ FORCE:
 STRESS_ENV = $(if $(DURATION),STRESS_DURATION=$(DURATION)) $(if $(SEED),STRESS_SEED=$(SEED)) \
 	$(if $(REPLAY),STRESS_REPLAY=$(REPLAY)) $(if $(DIVISOR),STRESS_DIVISOR=$(DIVISOR))
 stress:
-	@$(MAKE) --no-print-directory selftest VARIANT="$(strip $(VARIANT_WORDS) stress)" SUITES=stress \
+	@$(MAKE) --no-print-directory $(GUEST_GOAL) VARIANT="$(strip $(VARIANT_WORDS) stress)" SUITES=stress \
 		KSELFTESTS=none \
 		SUITE_TIMEOUT=$(if $(DURATION),$$(($(DURATION) * 6 / 10 + 120)),300) \
 		TIMEOUT=$(if $(DURATION),$$(($(DURATION) * 2 + 300)),1200) APPEND='$(APPEND) $(STRESS_ENV)'
@@ -382,3 +382,41 @@ compare-stress:
 
 # -- benchmarks (not tests): make bench
 include tools/bench/bench.mk
+
+# -- LAVA (docs/lava.md): make test's guests as LAVA jobs in B/lava (make
+# lava), and one guest through LAVA's own dispatcher on this machine (make
+# lava-run).  A job is what tools/guest/launch would boot (its args mode);
+# LAVA_ARTIFACTS is the URL the lab downloads B/lava/artifacts from
+# (file:// for a local run).  LAVA_KVERS: the kernel versions, one more
+# dimension of the jobs (KVERS lists those the Makefile builds).
+.PHONY: lava lava-job lava-run
+LAVA_ARTIFACTS ?=
+LAVA_DEVICE_TYPE ?= qemu
+LAVA_KERNELS ?= ours stock
+LAVA_KVERS ?= $(KVER)
+LAVA_NAME ?= $(KVER)-$(notdir $(RUNDIR))
+LAVA_JOB ?= $(B)/lava/$(LAVA_NAME).yaml
+GUEST_GOAL ?= selftest
+lava:
+	@$(TOOLS)/build/deps lava-dispatcher:lava-run
+	@MAKE="$(MAKE)" KVERS='$(KVERS)' LAVA_ARTIFACTS='$(LAVA_ARTIFACTS)' \
+		$(TOOLS)/lava/jobs tests/plan $(B)/lava '$(LAVA_KVERS)' '$(LAVA_KERNELS)'
+
+lava-job: vmlinux rootfs
+	@mkdir -p $(B)/lava/run/$(LAVA_NAME)
+	@$(LAUNCH) args $(B)/lava/run/$(LAVA_NAME) $(IMAGE) $(ROOTFS) > $(B)/lava/run/$(LAVA_NAME)/qemu.args
+	@TIMEOUT=$(TIMEOUT) LAVA_ARTIFACTS='$(LAVA_ARTIFACTS)' LAVA_DEVICE_TYPE='$(LAVA_DEVICE_TYPE)' \
+		$(TOOLS)/lava/job $(LAVA_NAME) \
+		$(B)/lava/run/$(LAVA_NAME)/qemu.args $(B)/lava/artifacts $(LAVA_JOB) kernel=$(KERNEL) \
+		kver=$(KVER) variant='$(VARIANT_WORDS)' suites='$(SUITES)' kselftests='$(KSELFTESTS)' \
+		filter='$(subst ','\'',$(T))'
+
+# The job of this selection, its artifacts local, run by lava-run and
+# judged as make selftest's run is (B/lava/run/NAME).
+lava-run:
+	@$(TOOLS)/build/deps lava-dispatcher:lava-run
+	@rm -f $(B)/lava/run/$(LAVA_NAME)/results.json $(if $(RESULTS_TO),$(RESULTS_TO))
+	@$(MAKE) --no-print-directory lava-job LAVA_ARTIFACTS= LAVA_JOB=$(B)/lava/run/$(LAVA_NAME)/job.yaml
+	@VMLINUX=$(KOBJ)/vmlinux KTREE=$(KTREE) LABEL=lava-$(notdir $(RUNDIR)) $(TOOLS)/lava/run \
+		$(B)/lava/run/$(LAVA_NAME)/job.yaml $(B)/lava/run/$(LAVA_NAME); st=$$?; \
+		$(if $(RESULTS_TO),cp $(B)/lava/run/$(LAVA_NAME)/results.json $(RESULTS_TO) 2>/dev/null;) exit $$st
