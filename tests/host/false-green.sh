@@ -15,14 +15,6 @@ for f in "$image" "$vmlinux" "$B/guest/init" "$B/guest/runner" "$B/host/gen_init
 done
 bb=$B/debs/busybox-static_arm64/bin/busybox bb32=$B/debs/busybox-static_armhf/bin/busybox
 
-# mkroot NAME MANIFEST: a guest with just these tests and tests/host's
-# scripts below in /t
-mkroot() {
-	SUITES=none KSELFTESTS=none T= EXTRA=$2 tools/guest/guest-root "$TMP/root" "$B/guest/init" \
-		"$B/guest/runner" "$bb" "$bb32" "$TMP/none" "$TMP/none" tests/kselftests.list &&
-	cp -a "$TMP/t" "$TMP/root/t" &&
-	tools/guest/mkcpio "$B/host/gen_init_cpio" "$TMP/root" "$TMP/$1.cpio"
-}
 run() {	# run NAME [VMLINUX]: boot it, output in $TMP/NAME.out
 	VMLINUX=${2:-$vmlinux} KTREE= TIMEOUT=180 APPEND="printk.devkmsg=on" \
 		tools/guest/launch test "$TMP/run-$1" "$image" "$TMP/$1.cpio" > "$TMP/$1.out" 2>&1

@@ -16,13 +16,6 @@ done
 command -v lava-run > /dev/null || { echo "not ok setup # no lava-run: make deps installs lava-dispatcher"; exit 1; }
 bb=$B/debs/busybox-static_arm64/bin/busybox bb32=$B/debs/busybox-static_armhf/bin/busybox
 
-# mkroot NAME MANIFEST: a guest with just these tests, $TMP/t as /t
-mkroot() {
-	SUITES=none KSELFTESTS=none T= EXTRA=$2 tools/guest/guest-root "$TMP/root" "$B/guest/init" \
-		"$B/guest/runner" "$bb" "$bb32" "$TMP/none" "$TMP/none" tests/kselftests.list &&
-	cp -a "$TMP/t" "$TMP/root/t" &&
-	tools/guest/mkcpio "$B/host/gen_init_cpio" "$TMP/root" "$TMP/$1.cpio"
-}
 # ours NAME / lava NAME: boot it with our launcher / through lava-run; the
 # output in $TMP/NAME.ours / $TMP/NAME.lava, the status in .rc beside it
 ours() {

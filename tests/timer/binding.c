@@ -22,22 +22,10 @@
 #include <unistd.h>
 
 #include "ktap.h"
+#include "readfile.h"
 
 #define DT_ROOT "/proc/device-tree"
 #define GIC_PPI_BASE 16
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return (int)n;
-}
 
 /* Does the string list (a DT property) of n bytes hold s? Its index or -1 */
 static int strlist_index(const char *list, int n, const char *s)

@@ -20,6 +20,7 @@
 
 #include "cpu_time.h"
 #include "ktap.h"
+#include "readfile.h"
 
 #ifdef __aarch64__
 #define EVTSTRM_HWCAP	(1UL << 2)
@@ -52,19 +53,6 @@ static uint32_t counter_freq(void)
 	asm volatile("mrc p15, 0, %0, c14, c0, 0" : "=r" (v));
 	return v;
 #endif
-}
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return (int)n;
 }
 
 /*

@@ -30,6 +30,7 @@
 
 #include "cpu_time.h"
 #include "ktap.h"
+#include "readfile.h"
 
 #define MAX_CPUS	16
 #define DEADLINE_NS	(20 * 1000000000LL)
@@ -38,19 +39,6 @@
 static int ncpus;
 static int state_idx = -1;		/* the cpuidle state under test */
 static char state_name[256];
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return (int)n;
-}
 
 /* 0, or -1 with a diagnostic naming the file */
 static int write_file(const char *path, const char *s)
