@@ -190,11 +190,16 @@ sync-stale: deps $(PRISTINE_DEP)
 # last setting of an option winning: Kbuild.frag (ours: the "@ours"
 # markers stripped; stock: that block dropped), tools/kernel/config/debug.frag for the
 # debug kernel, FRAG.  Every option they ask for must stick.
+# make test builds the debug kernel in the background while the plain
+# one builds: two makes can write the same fragment at once, so each
+# writes a temporary of its own (the shell's PID) and renames it into
+# place.  A shared temporary made one of them fail, and .DELETE_ON_ERROR
+# then removed the fragment under the other.
 KFRAG   := $(BK)/frag/$(KERNEL).frag
 $(KFRAG): Kbuild.frag
 	@mkdir -p $(BK)/frag
 	@$(if $(filter stock,$(KERNEL)),sed '/^# @ours-begin/$(comma)/^# @ours-end/d',grep -v '^# @ours-') \
-		Kbuild.frag > $@.tmp && mv $@.tmp $@
+		Kbuild.frag > $@.$$$$ && mv -f $@.$$$$ $@
 FRAGS   := $(KFRAG) $(if $(BASECONFIG),$(TOOLS)/kernel/config/$(BASECONFIG).frag) \
 	$(if $(KVARIANT),$(TOOLS)/kernel/config/debug.frag) $(FRAG)
 
