@@ -47,7 +47,7 @@ EFI_FIRMWARE ?= /usr/share/qemu-efi-aarch64/QEMU_EFI.fd
 KNOWN_VARS := B KVER TARBALL KSRC KERNEL FULL SMP MEM CPU VARIANT BASECONFIG FRAG T SUITES \
 	KSELFTESTS APPEND DTS_EXTRA SUITE_TIMEOUT TIMEOUT BOOT_TIMEOUT HANG_TIMEOUT EFI_FIRMWARE \
 	CCACHE CMD GDBARGS GDBPORT ROUNDS QUICK COLD BUSY DURATION SEED REPLAY DIVISOR \
-	RESULTS_TO QEMU_STATUS V W C LAVA_ARTIFACTS LAVA_DEVICE_TYPE LAVA_KERNELS LAVA_KVERS
+	RESULTS_TO QEMU_STATUS V W C LAVA_ARTIFACTS LAVA_DEVICE_TYPE LAVA_KERNELS LAVA_KVERS CHECKS
 ifeq ($(MAKELEVEL),0)
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(filter $(v),$(KNOWN_VARS) MAKEFLAGS),,\
 	$(warning $(v)=$($(v)) is ignored: no variable of this Makefile is called $(v) (docs/usage.md lists them)))))
@@ -125,7 +125,7 @@ IMAGE   := $(KOBJ)/arch/arm64/boot/Image
 RUNSUFFIX := $(if $(BASECONFIG),-$(BASECONFIG))$(if $(VARIANT_TAG),-$(VARIANT_TAG))
 RUNDIR  := $(BK)/run/$(KERNEL)$(RUNSUFFIX)
 
-.PHONY: help deps pristine sync sync-stale config vmlinux stock build-min tests kselftests \
+.PHONY: help deps pristine sync sync-stale config vmlinux stock build-min check tests kselftests \
 	rootfs selftest selftest-run list test test-host compare qemu qemu-gdb drift patches \
 	originality clean FORCE
 
@@ -145,6 +145,9 @@ help:
 ##   make vmlinux            configure and build our kernel (Image, vmlinux)
 ##   make stock              the pristine kernel, same fragment less our options
 ##   make build-min          our objects with SVE, MTE and COMPAT off, warnings as errors
+##   make check              our files as the kernel's robots check them: gcc and clang
+##                           at W=1 -Werror (ours, big-endian, 16K, 64K, min), sparse,
+##                           coccicheck (CHECKS="gcc-be cocci ...", KERNEL=stock)
 ##   make compare            selftest on ours and stock, side by side (build/compare.json)
 ##   make stress [DURATION=s]  tests/stress on 4 CPUs (SEED=, REPLAY=, DIVISOR=)
 ##   make bench              ours against stock under QEMU -icount (ROUNDS=, QUICK=1, COLD=0)
@@ -230,6 +233,17 @@ stock:
 # MTE and COMPAT off (Kbuild.frag + tools/kernel/config/min.frag, in B/KVER/min).
 build-min: sync-stale
 	@$(TOOLS)/build/build-min $(BK)/linux overlay Kbuild.frag $(BK)/min
+
+# The checks the kernel's test robots run, over our files (tools/check/check):
+# gcc and clang at W=1, warnings as errors, in our config and big-endian,
+# 16K, 64K and min.frag variants; sparse; coccicheck.  CHECKS= picks some;
+# KERNEL=stock: the same checks over stock's same files, listing reports.
+CHECK_STAMP := $(if $(filter stock,$(KERNEL)),$(BK)/src/.extracted,$(BK)/sync/changed)
+check: sync-stale
+	@$(TOOLS)/build/deps sparse:sparse coccinelle:spatch clang:clang lld:ld.lld llvm:llvm-objcopy
+	@TREE_STAMP=$(CHECK_STAMP) $(TOOLS)/check/check $(if $(filter stock,$(KERNEL)),--stock) \
+		$(BK)/linux $(KSRC) overlay Kbuild.frag $(BK)/sync/staged.list \
+		$(BK)/check$(if $(filter stock,$(KERNEL)),-stock) $(CHECKS)
 
 # -- the guest's pieces
 GEN_CPIO := $(BK)/host/gen_init_cpio
