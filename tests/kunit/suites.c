@@ -35,7 +35,7 @@ static const char *const timer_suites[] = { "arm_generic", "arm_generic_frame" }
 struct kcase {
 	char name[416];
 	int ok, skip;
-	char why[160];
+	char why[224];
 };
 
 static struct kcase cases[MAX_CASES];
@@ -94,15 +94,42 @@ static void add_case(const char *suite, const char *name, int ok, int skip,
 }
 
 /*
- * One suite's results file: its plan and its cases are the lines indented
- * once (four spaces); deeper lines are a parameterised case's own
- * sub-results, which its own line sums up.  Numbers say which cases
- * reported: one that did not, failed.
+ * Where the next case result starts at or after @p: "ok " or "not ok "
+ * behind exactly four spaces at the start of a line, or glued to the end
+ * of the case before it (behind four spaces or more).  KUnit (6.1) keeps
+ * 512 bytes of log per case, its result line included, and cuts what does
+ * not fit anywhere, even inside a line: a case whose log filled up ends
+ * without a newline, and the next case's lines follow on the same line.
+ * Deeper lines (a parameterised case's own sub-results, summed up by its
+ * line) are not case results.
+ */
+static const char *next_result(const char *p, const char *text)
+{
+	for (; *p; p++) {
+		const char *q = p;
+		int n = 0;
+
+		if (strncmp(p, "ok ", 3) && strncmp(p, "not ok ", 7))
+			continue;
+		while (q > text && q[-1] == ' ')
+			q--, n++;
+		if (n == 4 || (n > 4 && q > text && q[-1] != '\n'))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * One suite's results file: its plan, then each case's log and result
+ * line.  Numbers say which cases reported: one that did not, failed.  A
+ * result line cut short (the next case follows on it) keeps its number
+ * and its ok/not ok; its name is what is left of it.
  */
 static void read_suite(const char *suite)
 {
-	char path[512], *text, *line, *save = NULL;
-	int planned = -1, seen = 0, i;
+	char path[512], *text, *plan;
+	const char *r, *next;
+	int planned = -1, i;
 	char got[MAX_CASES] = { 0 };
 
 	snprintf(path, sizeof(path), KUNIT_DIR "/%s/results", suite);
@@ -111,41 +138,53 @@ static void read_suite(const char *suite)
 		add_case(suite, "results", 0, 0, "cannot read the suite's results");
 		return;
 	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char name[160] = "", *directive;
-		int n, num, ok;
+	plan = strstr(text, "\n    1..");
+	if (plan)
+		sscanf(plan + 5, "1..%d", &planned);
 
-		char *glued;
+	for (r = next_result(text, text); r; r = next) {
+		int ok = r[0] == 'o', cut, num;
+		const char *s = r + (ok ? 3 : 7), *e;
+		char line[416], name[160] = "", why[224], *p, *directive;
+		size_t len;
 
-		if (!strncmp(line, "    1..", 7) && sscanf(line + 4, "1..%d", &n) == 1) {
-			planned = n;
+		next = next_result(s, text);
+		e = strchr(s, '\n');
+		if (!e)
+			e = s + strlen(s);
+		cut = next && next < e;
+		if (cut)
+			for (e = next; e > s && e[-1] == ' '; e--)
+				;
+		len = e - s < (long)sizeof(line) - 1 ? (size_t)(e - s) : sizeof(line) - 1;
+		memcpy(line, s, len);
+		line[len] = '\0';
+
+		num = strtol(line, &p, 10);
+		if (p == line || num <= 0)
+			continue;
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "- ", 2))
+			p += 2;
+		sscanf(p, "%159s", name);
+		if (num <= MAX_CASES)
+			got[num - 1] = 1;
+		if (cut) {
+			char whole[160];
+
+			/* what is left of the name; the number when nothing is */
+			if (!name[0] || name[0] == '#')
+				snprintf(name, sizeof(name), "case_%d", num);
+			snprintf(whole, sizeof(whole), "%s", name);
+			snprintf(name, sizeof(name), "%.140s(cut)", whole);
+			snprintf(why, sizeof(why),
+				 "%sits result line is cut short in KUnit's 512-byte log: \"%.60s\"",
+				 ok ? "" : "the KUnit case failed (see the kernel log); ", line);
+			add_case(suite, name, ok, 0, why);
 			continue;
 		}
-		/*
-		 * A case whose log filled up ends without a newline, and the
-		 * next case's lines follow on the same line.
-		 */
-		glued = strstr(line, "    ok ");
-		if (!glued || (strstr(line, "    not ok ") && strstr(line, "    not ok ") < glued))
-			glued = strstr(line, "    not ok ");
-		if (!glued || (glued != line && glued[-1] == ' '))
-			continue;
-		line = glued + 4;
-		if (!strncmp(line, "ok ", 3))
-			ok = 1, line += 3;
-		else if (!strncmp(line, "not ok ", 7))
-			ok = 0, line += 7;
-		else
-			continue;
-		if (sscanf(line, "%d %159s", &num, name) != 2)
-			continue;
-		if (!strcmp(name, "-"))
-			sscanf(line, "%d - %159s", &num, name);
-		directive = strstr(line, " # SKIP");
-		if (num > 0 && num <= MAX_CASES)
-			got[num - 1] = 1;
-		seen++;
+		directive = strstr(p, " # SKIP");
 		if (directive) {
 			directive += 7;
 			while (*directive == ' ')
@@ -169,7 +208,6 @@ static void read_suite(const char *suite)
 				 "no result line (its 512-byte KUnit log is full?)");
 		}
 	}
-	(void)seen;
 	free(text);
 }
 
