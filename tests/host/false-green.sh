@@ -9,11 +9,7 @@
 set -u
 . tests/host/lib.inc
 
-image=$B/out/arch/arm64/boot/Image vmlinux=$B/out/vmlinux
-for f in "$image" "$vmlinux" "$B/guest/init" "$B/guest/runner" "$B/host/gen_init_cpio"; do
-	[ -f "$f" ] || { echo "not ok setup # $f missing: run make vmlinux rootfs first"; exit 1; }
-done
-bb=$B/debs/busybox-static_arm64/bin/busybox bb32=$B/debs/busybox-static_armhf/bin/busybox
+need_guest
 
 run() {	# run NAME [VMLINUX]: boot it, output in $TMP/NAME.out
 	VMLINUX=${2:-$vmlinux} KTREE= TIMEOUT=180 APPEND="printk.devkmsg=on" \

@@ -9,12 +9,8 @@
 set -u
 . tests/host/lib.inc
 
-image=$B/out/arch/arm64/boot/Image vmlinux=$B/out/vmlinux
-for f in "$image" "$vmlinux" "$B/guest/init" "$B/guest/runner" "$B/host/gen_init_cpio"; do
-	[ -f "$f" ] || { echo "not ok setup # $f missing: run make vmlinux rootfs first"; exit 1; }
-done
+need_guest
 command -v lava-run > /dev/null || { echo "not ok setup # no lava-run: make deps installs lava-dispatcher"; exit 1; }
-bb=$B/debs/busybox-static_arm64/bin/busybox bb32=$B/debs/busybox-static_armhf/bin/busybox
 
 # ours NAME / lava NAME: boot it with our launcher / through lava-run; the
 # output in $TMP/NAME.ours / $TMP/NAME.lava, the status in .rc beside it

@@ -60,11 +60,7 @@ check launch_refuses_contradiction "$([ $? != 0 ] && grep -q 'error: VARIANT' "$
 
 # 3. real guests, with only tests/boot: a combination passes it, and so
 # does its replay; a guest told it is something it is not fails it
-image=$B/out/arch/arm64/boot/Image vmlinux=$B/out/vmlinux
-for f in "$image" "$B/guest/init" "$B/guest/runner" "$B/host/gen_init_cpio" "$B/tests/boot"; do
-	[ -e "$f" ] || { echo "not ok setup # $f missing: run make vmlinux rootfs first"; exit 1; }
-done
-bb=$B/debs/busybox-static_arm64/bin/busybox bb32=$B/debs/busybox-static_armhf/bin/busybox
+need_guest "$B/tests/boot"
 SUITES=boot KSELFTESTS=none T= tools/guest/guest-root "$TMP/root" "$B/guest/init" "$B/guest/runner" \
 	"$bb" "$bb32" "$B/tests" "$TMP/none" tests/kselftests.list &&
 	tools/guest/mkcpio "$B/host/gen_init_cpio" "$TMP/root" "$TMP/boot.cpio"
