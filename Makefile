@@ -186,7 +186,7 @@ sync: deps $(PRISTINE_DEP)
 	@$(DRIFT_CHECK)
 sync-stale: deps $(PRISTINE_DEP)
 	@if [ ! -f $(BK)/sync/synced ] || [ ! -f $(BK)/sync/changed ] || [ -n "$$(find overlay \
-		$(TOOLS)/kernel/hunks $(TOOLS)/build/sync $(TOOLS)/build/apply-hunks $(PRISTINE_DEP) \
+		$(TOOLS)/kernel/hunks $(TOOLS)/kernel/compat-entries $(TOOLS)/build/sync $(TOOLS)/build/apply-hunks $(PRISTINE_DEP) \
 		-newer $(BK)/sync/synced -print -quit)" ]; then $(SYNC) && $(DRIFT_CHECK); fi
 
 # The fragments, merged in this order by the tree's merge_config.sh, the

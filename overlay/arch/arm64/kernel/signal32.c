@@ -25,7 +25,7 @@
 #include <asm/fpsimd.h>
 #include <asm/signal32.h>
 #include <asm/traps.h>
-#include <asm/unistd.h>
+#include <asm/unistd_compat_32.h>
 
 #include "sigframe.h"
 #include "sigreturn32.h"
@@ -523,7 +523,7 @@ int compat_setup_rt_frame(int usig, struct ksignal *ksig, sigset_t *set,
 
 void compat_setup_restart_syscall(struct pt_regs *regs)
 {
-	regs->regs[7] = __NR_compat_restart_syscall;
+	regs->regs[7] = __NR_compat32_restart_syscall;
 }
 
 /*

@@ -15,7 +15,7 @@
  */
 
 #include <linux/linkage.h>
-#include <asm/unistd.h>
+#include <asm/unistd_compat_32.h>
 
 #include "sigreturn32.h"
 
@@ -45,10 +45,10 @@
 	.pushsection .rodata, "a"
 	.balign	8
 SYM_DATA_START(__aarch32_sigret_code_start)
-	a32_sigreturn	AA32_SIGRET_ARM, __NR_compat_sigreturn
-	a32_sigreturn	AA32_SIGRET_ARM_RT, __NR_compat_rt_sigreturn
-	t32_sigreturn	AA32_SIGRET_THUMB, __NR_compat_sigreturn
-	t32_sigreturn	AA32_SIGRET_THUMB_RT, __NR_compat_rt_sigreturn
+	a32_sigreturn	AA32_SIGRET_ARM, __NR_compat32_sigreturn
+	a32_sigreturn	AA32_SIGRET_ARM_RT, __NR_compat32_rt_sigreturn
+	t32_sigreturn	AA32_SIGRET_THUMB, __NR_compat32_sigreturn
+	t32_sigreturn	AA32_SIGRET_THUMB_RT, __NR_compat32_rt_sigreturn
 	slot		AA32_SIGRET_END
 SYM_DATA_END(__aarch32_sigret_code_start)
 

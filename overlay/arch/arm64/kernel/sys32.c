@@ -4,19 +4,20 @@
  * calls whose 32-bit ARM calling convention the generic compat code
  * cannot take as it is.
  *
- * The table (asm/syscall_table_32.h) and its numbers (__NR_aarch32_<name>
- * in asm/syscall_nr_32.h) are generated from arch/arm64/tools/syscall_32.tbl
- * by the tree's syscalltbl.sh and syscallhdr.sh, in arch/arm64/tools/Makefile.
- * The few numbers asm/unistd.h writes down for the rest of the kernel are
- * checked against them below: the build fails when they disagree.
+ * The table (asm/syscall_table_32.h) and its numbers (__NR_compat32_<name>
+ * in asm/unistd_compat_32.h) are generated from arch/arm64/tools/syscall_32.tbl
+ * by the tree's syscalltbl.sh and syscallhdr.sh: 6.12's own asm-headers
+ * rules do it, on 6.1 our rules in arch/arm64/tools/Makefile.  6.1 also
+ * writes a few numbers down by hand in asm/unistd.h for the rest of the
+ * kernel; they are checked against the table below.
  */
 
 #include <linux/compat.h>
 #include <linux/syscalls.h>
 
 #include <asm/syscall.h>
-#include <asm/syscall_nr_32.h>
 #include <asm/unistd.h>
+#include <asm/unistd_compat_32.h>
 
 /*
  * The EABI passes a 64-bit argument in an even/odd register pair, in
@@ -131,23 +132,26 @@ COMPAT_SYSCALL_DEFINE3(aarch32_fstatfs64, unsigned int, fd,
 }
 
 /*
- * The kernel itself uses a few numbers through asm/unistd.h (syscall
+ * 6.1's kernel uses a few hand-written numbers from asm/unistd.h (syscall
  * restart, the sigreturn trampolines, the vDSO fallbacks) and sizes the
  * table with __NR_compat_syscalls: they must agree with the table.
+ * 6.12 has only the generated names.
  */
-static_assert(__NR_aarch32_syscalls == __NR_compat_syscalls);
-static_assert(__NR_aarch32_restart_syscall == __NR_compat_restart_syscall);
-static_assert(__NR_aarch32_exit == __NR_compat_exit);
-static_assert(__NR_aarch32_read == __NR_compat_read);
-static_assert(__NR_aarch32_write == __NR_compat_write);
-static_assert(__NR_aarch32_gettimeofday == __NR_compat_gettimeofday);
-static_assert(__NR_aarch32_sigreturn == __NR_compat_sigreturn);
-static_assert(__NR_aarch32_rt_sigreturn == __NR_compat_rt_sigreturn);
-static_assert(__NR_aarch32_clock_gettime == __NR_compat_clock_gettime);
-static_assert(__NR_aarch32_clock_getres == __NR_compat_clock_getres);
-static_assert(__NR_aarch32_clock_gettime64 == __NR_compat_clock_gettime64);
-static_assert(__NR_aarch32_clock_getres_time64 ==
-	      __NR_compat_clock_getres_time64);
+#ifdef __NR_compat_syscalls
+#define AA32_SAME_NR(name)	static_assert(__NR_compat32_##name == __NR_compat_##name)
+static_assert(__NR_compat32_syscalls == __NR_compat_syscalls);
+AA32_SAME_NR(restart_syscall);
+AA32_SAME_NR(exit);
+AA32_SAME_NR(read);
+AA32_SAME_NR(write);
+AA32_SAME_NR(gettimeofday);
+AA32_SAME_NR(sigreturn);
+AA32_SAME_NR(rt_sigreturn);
+AA32_SAME_NR(clock_gettime);
+AA32_SAME_NR(clock_getres);
+AA32_SAME_NR(clock_gettime64);
+AA32_SAME_NR(clock_getres_time64);
+#endif
 
 /*
  * Declare every entry point of the table, in the arm64 pt_regs calling
@@ -164,7 +168,7 @@ asmlinkage long
 /*
  * syscalltbl.sh emits one line per number, in order from 0 to the
  * highest, holes as sys_ni_syscall: the table can be filled by
- * position, and its length must be __NR_compat_syscalls.  Numbers past
+ * position, and its length must be __NR_compat32_syscalls.  Numbers past
  * the end go to do_ni_syscall() and the ARM private calls.
  */
 #define __SYSCALL(nr, entry)	__arm64_##entry,
@@ -174,4 +178,4 @@ const syscall_fn_t compat_sys_call_table[] = {
 
 #undef __SYSCALL
 
-static_assert(ARRAY_SIZE(compat_sys_call_table) == __NR_compat_syscalls);
+static_assert(ARRAY_SIZE(compat_sys_call_table) == __NR_compat32_syscalls);
