@@ -203,7 +203,7 @@ $(KFRAG): Kbuild.frag
 	@mkdir -p $(BK)/frag
 	@$(if $(filter stock,$(KERNEL)),sed '/^# @ours-begin/$(comma)/^# @ours-end/d',grep -v '^# @ours-') \
 		Kbuild.frag > $@.$$$$ && mv -f $@.$$$$ $@
-FRAGS   := $(KFRAG) $(if $(BASECONFIG),$(TOOLS)/kernel/config/$(BASECONFIG).frag) \
+FRAGS   := $(KFRAG) $(wildcard $(TOOLS)/kernel/config/kver-$(KVER).frag) $(if $(BASECONFIG),$(TOOLS)/kernel/config/$(BASECONFIG).frag) \
 	$(if $(KVARIANT),$(TOOLS)/kernel/config/debug.frag) $(FRAG)
 
 DEBIAN_CONFIG := $(BK)/debs/linux-config-$(KVER)_arm64/usr/src/linux-config-$(KVER)/config.arm64_none_arm64.xz

@@ -41,6 +41,7 @@
 #include <linux/cpufeature.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/pkeys.h>
 #include <linux/processor.h>
 #include <linux/resume_user_mode.h>
 #include <linux/sched.h>
@@ -57,6 +58,7 @@
 #include <asm/debug-monitors.h>
 #include <asm/exception.h>
 #include <asm/fpsimd.h>
+#include <asm/kver_compat.h>
 #include <asm/ptrace.h>
 #include <asm/signal32.h>
 #include <asm/syscall.h>
@@ -130,7 +132,8 @@ static_assert(SIGINFO_TAIL % 8 == 0);
 /*
  * User access windows.  6.1's arm64 has no user_access_begin() of its
  * own: the generic stand-in makes every unsafe_put_user() a complete
- * put_user(), access_ok() included.  Here the whole frame is checked
+ * put_user(), access_ok() included (6.12's is what follows, per call).
+ * Here the whole frame is checked
  * with access_ok() once, and the scalar fields then cross with bare
  * LDTR/STTR (EL0 permissions: PAN stays on), each pointer masked
  * against speculation, inside one uaccess_ttbr0_enable()/disable()
@@ -147,9 +150,9 @@ static_assert(SIGINFO_TAIL % 8 == 0);
  * load gives 0), every other access leaves it alone.
  */
 #define frame_put(val, uptr, err)					\
-	__raw_put_mem("sttr", val, uaccess_mask_ptr(uptr), err, U)
+	uaccess_put("sttr", val, uaccess_mask_ptr(uptr), err, U)
 #define frame_get(var, uptr, err)					\
-	__raw_get_mem("ldtr", var, uaccess_mask_ptr(uptr), err, U)
+	uaccess_get("ldtr", var, uaccess_mask_ptr(uptr), err, U)
 
 /*
  * A small kernel object of whole 64-bit words (8-byte aligned, no
@@ -181,11 +184,73 @@ static __always_inline void frame_get_words(void *kdst,
 		frame_get(dst[i], src + i, *err);
 }
 
+/*
+ * Records of one 64-bit register, as 6.12's uapi has them: FPMR
+ * (FEAT_FPMR, fpmr_context) and POR_EL0 (FEAT_S1POE, poe_context).  A
+ * tree whose uapi lacks the magic has neither record, and its CPUs'
+ * registers are not the task's to keep.
+ */
+struct sig_reg_record {
+	struct _aarch64_ctx head;
+	u64 value;
+};
+
+#ifdef FPMR_MAGIC
+static_assert(sizeof(struct fpmr_context) == sizeof(struct sig_reg_record));
+static_assert(offsetof(struct fpmr_context, fpmr) ==
+	      offsetof(struct sig_reg_record, value));
+/* FPMR is FP state: thread.uw.fpmr is saved and loaded with the rest. */
+#define sig_has_fpmr()		system_supports_fpmr()
+#define sig_fpmr_saved()	(current->thread.uw.fpmr)
+#define sig_fpmr_stage(v)	(current->thread.uw.fpmr = (v))
+#else
+#define sig_has_fpmr()		false
+#define sig_fpmr_saved()	0ULL
+#define sig_fpmr_stage(v)	do { } while (0)
+#endif
+
+#ifdef POE_MAGIC
+static_assert(sizeof(struct poe_context) == sizeof(struct sig_reg_record));
+static_assert(offsetof(struct poe_context, por_el0) ==
+	      offsetof(struct sig_reg_record, value));
+#define sig_has_poe()		system_supports_poe()
+
+/*
+ * The frame is written with EL0's permissions, so POR_EL0 decides which
+ * pkeys' pages the kernel may write it to: every pkey is opened for the
+ * writes, and the task's own value goes into the frame.  The register
+ * is the task's (a context switch saves it from there).
+ */
+static u64 sig_por_open_all(void)
+{
+	u64 saved = read_sysreg_s(SYS_POR_EL0);
+	u64 all = 0;
+	int pkey;
+
+	for (pkey = 0; pkey < arch_max_pkey(); pkey++)
+		all |= POE_RXW << (pkey * POR_BITS_PER_PKEY);
+	write_sysreg_s(all, SYS_POR_EL0);
+	isb();
+	return saved;
+}
+
+static void sig_por_set(u64 por)
+{
+	write_sysreg_s(por, SYS_POR_EL0);
+}
+#else
+#define sig_has_poe()		false
+#define sig_por_open_all()	0ULL
+#define sig_por_set(v)		do { } while (0)
+#endif
+
 /* Optional records, in the order they are laid out. */
 enum sigframe_rec {
 	SIGREC_FPSIMD,
 	SIGREC_ESR,
 	SIGREC_SVE,
+	SIGREC_FPMR,
+	SIGREC_POE,
 	SIGREC_COUNT
 };
 
@@ -218,6 +283,8 @@ static void sigframe_wanted(size_t want[SIGREC_COUNT], unsigned int *sve_vq,
 	want[SIGREC_ESR] = (worst_case || current->thread.fault_code) ?
 			   sizeof(struct esr_context) : 0;
 	want[SIGREC_SVE] = 0;
+	want[SIGREC_FPMR] = sig_has_fpmr() ? sizeof(struct sig_reg_record) : 0;
+	want[SIGREC_POE] = sig_has_poe() ? sizeof(struct sig_reg_record) : 0;
 
 	if (system_supports_sve()) {
 		if (worst_case)
@@ -342,7 +409,7 @@ static int sigframe_write_blocks(struct pt_regs *regs,
 static int sigframe_write_fields(struct pt_regs *regs,
 				 const struct sigframe_plan *plan,
 				 const kernel_siginfo_t *info,
-				 const sigset_t *set)
+				 const sigset_t *set, u64 por)
 {
 	struct rt_sigframe __user *sf = plan->frame;
 	struct task_struct *tsk = current;
@@ -412,6 +479,34 @@ static int sigframe_write_fields(struct pt_regs *regs,
 				&err);
 	}
 
+#ifdef FPMR_MAGIC
+	off = plan->rec[SIGREC_FPMR];
+	if (off) {
+		struct sig_reg_record fpmr = {
+			.head.magic = FPMR_MAGIC,
+			.head.size = sizeof(fpmr),
+			.value = sig_fpmr_saved(),
+		};
+
+		frame_put_words(sigframe_at(plan, off), &fpmr, sizeof(fpmr),
+				&err);
+	}
+#endif
+
+#ifdef POE_MAGIC
+	off = plan->rec[SIGREC_POE];
+	if (off) {
+		struct sig_reg_record poe = {
+			.head.magic = POE_MAGIC,
+			.head.size = sizeof(poe),
+			.value = por,
+		};
+
+		frame_put_words(sigframe_at(plan, off), &poe, sizeof(poe),
+				&err);
+	}
+#endif
+
 	if (plan->extra) {
 		unsigned long data = plan->extra + EXTRA_REC_SIZE +
 				     NULL_REC_SIZE;
@@ -474,6 +569,7 @@ static int deliver_native(struct pt_regs *regs, struct ksignal *ksig,
 	size_t want[SIGREC_COUNT];
 	struct sigframe_plan plan;
 	unsigned int sve_vq;
+	u64 por = 0;
 	int err;
 
 	if (ksig->ka.sa.sa_flags & SA_SIGINFO)
@@ -489,13 +585,23 @@ static int deliver_native(struct pt_regs *regs, struct ksignal *ksig,
 	err = sigframe_plan_records(&plan, want, sve_vq);
 	if (!err)
 		err = sigframe_place(&plan, ksig, regs->sp);
-	if (!err)
-		err = sigframe_write_blocks(regs, &plan, info);
-	if (!err)
-		err = sigframe_write_fields(regs, &plan, info, set);
 	if (err)
 		return err;
 
+	if (sig_has_poe())
+		por = sig_por_open_all();
+	err = sigframe_write_blocks(regs, &plan, info);
+	if (!err)
+		err = sigframe_write_fields(regs, &plan, info, set, por);
+	if (err) {
+		if (sig_has_poe())
+			sig_por_set(por);
+		return err;
+	}
+
+	/* Every handler starts with only pkey 0 open, as at exec. */
+	if (sig_has_poe())
+		sig_por_set(POR_EL0_INIT);
 	enter_handler(regs, &plan, &ksig->ka, ksig->sig);
 	if (info) {
 		regs->regs[1] = (unsigned long)&plan.frame->info;
@@ -512,6 +618,10 @@ struct sigreturn_state {
 	bool has_mask;			/* the mask could be read */
 	bool has_fp;
 	bool has_sve;			/* an SVE record was present */
+	bool has_fpmr;
+	bool has_por;
+	u64 fpmr;
+	u64 por;
 	unsigned int sve_vq;		/* its register data, 0: none */
 	const void __user *sve_data;
 	void *sve_staged;		/* a copy of it, see sve_data_fetch() */
@@ -521,6 +631,8 @@ struct sigreturn_state {
 struct sigframe_found {
 	char __user *fpsimd;
 	char __user *sve;
+	char __user *fpmr;
+	char __user *poe;
 	u32 fpsimd_size;
 	u32 sve_size;
 };
@@ -619,6 +731,24 @@ static int sigframe_scan(struct rt_sigframe __user *sf,
 			/* Information for the handler; nothing to restore. */
 			break;
 
+#ifdef FPMR_MAGIC
+		case FPMR_MAGIC:
+			if (!sig_has_fpmr() || found->fpmr ||
+			    head.size != sizeof(struct sig_reg_record))
+				return -EINVAL;
+			found->fpmr = at;
+			break;
+#endif
+
+#ifdef POE_MAGIC
+		case POE_MAGIC:
+			if (!sig_has_poe() || found->poe ||
+			    head.size != sizeof(struct sig_reg_record))
+				return -EINVAL;
+			found->poe = at;
+			break;
+#endif
+
 		case EXTRA_MAGIC:
 			if (extra_seen)
 				return -EINVAL;
@@ -657,7 +787,8 @@ static int sigframe_read_fp(const struct sigframe_found *found,
 	if (hdr.head.magic != FPSIMD_MAGIC ||
 	    hdr.head.size != found->fpsimd_size)
 		return -EINVAL;
-	if (!found->sve && hdr.head.size != sizeof(struct fpsimd_context))
+	if ((!found->sve || AA64_FPSIMD_SIZE_ALWAYS_EXACT) &&
+	    hdr.head.size != sizeof(struct fpsimd_context))
 		return -EINVAL;
 	st->fp.fpsr = hdr.fpsr;
 	st->fp.fpcr = hdr.fpcr;
@@ -705,6 +836,8 @@ static int sigframe_read(struct rt_sigframe __user *sf,
 	st->has_mask = false;
 	st->has_fp = false;
 	st->has_sve = false;
+	st->has_fpmr = false;
+	st->has_por = false;
 	st->sve_vq = 0;
 	st->sve_data = NULL;
 	st->sve_staged = NULL;
@@ -719,6 +852,16 @@ static int sigframe_read(struct rt_sigframe __user *sf,
 			err = -EINVAL;
 		else
 			err = sigframe_read_fp(&found, st);
+	}
+	if (!err && found.fpmr) {
+		frame_get(st->fpmr, &((struct sig_reg_record __user *)
+				      found.fpmr)->value, err);
+		st->has_fpmr = !err;
+	}
+	if (!err && found.poe) {
+		frame_get(st->por, &((struct sig_reg_record __user *)
+				     found.poe)->value, err);
+		st->has_por = !err;
 	}
 	frame_uaccess_end();
 	if (err)
@@ -747,13 +890,14 @@ static int sigframe_read(struct rt_sigframe __user *sf,
  * Fetch the frame's Z, P and FFR; they become the task's only in
  * sigframe_commit_fp(), once nothing can refuse the frame any more.
  *
- * While TIF_SVE is clear, thread.sve_state holds nothing of the task's:
- * no context switch saves into it and nothing loads from it until
- * TIF_SVE is set, which only the commit does during this call (6.1's
- * syscall entry clears TIF_SVE).  The data then goes straight there, and
- * a refused frame leaves only dead bytes behind.  A tracer that wrote the
- * SVE registers at the syscall-entry stop sets TIF_SVE, and sve_state is
- * then the task's live state: the data waits in a buffer of its own.
+ * Inside this syscall thread.sve_state normally holds nothing of the
+ * task's: no context switch saves into it and nothing loads from it
+ * until the commit says so (6.1's syscall entry clears TIF_SVE; 6.12's
+ * makes every save during the call store the FPSIMD view only, see
+ * aa64_sve_state_is_live()).  The data then goes straight there, and a
+ * refused frame leaves only dead bytes behind.  A tracer that wrote the
+ * SVE registers at the syscall-entry stop made sve_state the task's live
+ * state: then the data waits in a buffer of its own.
  */
 static int sve_data_fetch(struct sigreturn_state *st)
 {
@@ -766,7 +910,7 @@ static int sve_data_fetch(struct sigreturn_state *st)
 	if (WARN_ON_ONCE(sve_state_size(current) < len))
 		return -EINVAL;
 
-	if (likely(!test_thread_flag(TIF_SVE)))
+	if (likely(!aa64_sve_state_is_live(current)))
 		return __copy_from_user(current->thread.sve_state,
 					st->sve_data, len) ? -EFAULT : 0;
 
@@ -799,6 +943,9 @@ static void sigframe_commit_fp(struct sigreturn_state *st)
 		clear_thread_flag(TIF_SVE);
 		current->thread.fp_type = FP_STATE_FPSIMD;
 	}
+	/* Loaded into the register with the rest of the FP state. */
+	if (st->has_fpmr)
+		sig_fpmr_stage(st->fpmr);
 	fpsimd_update_current_state(&st->fp);
 }
 
@@ -837,6 +984,8 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	regs->user_regs = st.gprs;
 	if (st.has_fp)
 		sigframe_commit_fp(&st);
+	if (st.has_por)
+		sig_por_set(st.por);
 	return regs->regs[0];
 
 refuse_read:
@@ -893,7 +1042,15 @@ static bool wants_restart(long ret)
 	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
 }
 
-static void signal_work(struct pt_regs *regs)
+/*
+ * Pending signals at the return to EL0, IRQs enabled: 6.12's
+ * entry-common.c calls this, on 6.1 user_return_work() below does.
+ */
+#if AA64_SIGNAL_OWNS_NOTIFY_RESUME
+static void do_signal(struct pt_regs *regs);
+#endif
+
+void do_signal(struct pt_regs *regs)
 {
 	bool from_syscall = in_syscall(regs);
 	unsigned long resume_pc = regs->pc;
@@ -944,6 +1101,7 @@ static void signal_work(struct pt_regs *regs)
 	restore_saved_sigmask();
 }
 
+#if AA64_SIGNAL_OWNS_NOTIFY_RESUME
 /* One round of the work due before returning to EL0, IRQs enabled. */
 static void user_return_work(struct pt_regs *regs, unsigned long flags)
 {
@@ -957,7 +1115,7 @@ static void user_return_work(struct pt_regs *regs, unsigned long flags)
 	}
 
 	if (flags & (_TIF_SIGPENDING | _TIF_NOTIFY_SIGNAL))
-		signal_work(regs);
+		do_signal(regs);
 
 	if (flags & _TIF_NOTIFY_RESUME)
 		resume_user_mode_work(regs);
@@ -985,6 +1143,7 @@ void do_notify_resume(struct pt_regs *regs, unsigned long flags)
 			break;
 	}
 }
+#endif
 
 unsigned long __ro_after_init signal_minsigstksz;
 
@@ -1016,7 +1175,13 @@ void __init minsigstksz_setup(void)
 	static_assert(offsetof(siginfo_t, field) == (off))
 
 static_assert(sizeof(siginfo_t) == 128 && __alignof__(siginfo_t) == 8);
-static_assert(NSIGILL == 11 && NSIGFPE == 15 && NSIGSEGV == 9);
+static_assert(NSIGILL == 11 && NSIGFPE == 15);
+#ifdef SEGV_CPERR
+/* 6.6 added the shadow stack's code after the MTE ones. */
+static_assert(SEGV_MTESERR == 9 && SEGV_CPERR == 10 && NSIGSEGV == 10);
+#else
+static_assert(SEGV_MTESERR == 9 && NSIGSEGV == 9);
+#endif
 static_assert(NSIGBUS == 5 && NSIGTRAP == 6 && NSIGCHLD == 6);
 static_assert(NSIGSYS == 2);
 
