@@ -66,6 +66,7 @@
 
 #include <asm/arch_timer.h>
 #include <asm/cputype.h>
+#include <asm/kver_compat.h>
 #include <asm/virt.h>
 
 #include <clocksource/arm_generic.h>
@@ -263,8 +264,16 @@ static struct clocksource agt_clocksource = {
  * the host's refusal (no such service, or its clocksource is not the
  * architected counter).
  */
+#if AA64_PTP_CS_BY_ID
+#define AGT_PTP_CS_TYPE	enum clocksource_ids
+#define AGT_PTP_CS	CSID_ARM_ARCH_COUNTER
+#else
+#define AGT_PTP_CS_TYPE	struct clocksource *
+#define AGT_PTP_CS	(&agt_clocksource)
+#endif
+
 int kvm_arch_ptp_get_crosststamp(u64 *cycle, struct timespec64 *ts,
-				 struct clocksource **cs)
+				 AGT_PTP_CS_TYPE *cs)
 {
 	u32 view = agt.phys_counter ? KVM_PTP_PHYS_COUNTER :
 				      KVM_PTP_VIRT_COUNTER;
@@ -281,7 +290,7 @@ int kvm_arch_ptp_get_crosststamp(u64 *cycle, struct timespec64 *ts,
 	if (cycle)
 		*cycle = ((u64)(u32)res.a2 << 32) | (u32)res.a3;
 	if (cs)
-		*cs = &agt_clocksource;
+		*cs = AGT_PTP_CS;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(kvm_arch_ptp_get_crosststamp);
