@@ -20,8 +20,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 
+#include "kernel_version.h"
 #include "ktap.h"
 
 #define NR_cachestat		451
@@ -39,16 +39,6 @@
 
 #define FUTEX2_SIZE_U32		0x02
 #define FUTEX2_PRIVATE		128
-
-static int kernel_at_least(int major, int minor)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return 0;
-	return ma > major || (ma == major && mi >= minor);
-}
 
 /* The call's result as -errno, or its return value. */
 static long call(long nr, long a, long b, long c, long d, long e, long f)

@@ -15,10 +15,10 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <asm/sigcontext.h>
 
+#include "kernel_version.h"
 #include "ktap.h"
 
 #define FRAME_SIZE	(sizeof(siginfo_t) + sizeof(ucontext_t))
@@ -541,17 +541,6 @@ static void check_bad_return(void)
 	ktap_result(WIFEXITED(st) && WEXITSTATUS(st) == 7,
 		    "segv_handler_bad_return_runs_again",
 		    "child status %#x (exit 7: the handler ran twice)", st);
-}
-
-/* The running kernel is at least major.minor */
-static int kernel_at_least(int major, int minor)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return 0;
-	return ma > major || (ma == major && mi >= minor);
 }
 
 int main(void)
