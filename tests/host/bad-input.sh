@@ -49,7 +49,10 @@ expect_error missing_tool "dtc not found" env PATH="$TMP/bin" $MAKE -s sync
 for hunk in $(. tools/lib.sh && hunk_list tools/kernel/hunks "$(kver_of "$KSRC")"); do
 	case $hunk in
 	*/trace-sysctl.gen) continue ;;	# tests/host/trace-hunk.sh
-	*.gen) file=MAINTAINERS; edit='s/^ARM64 PORT (AARCH64 ARCHITECTURE)$/ARM64 PORT/' ;;
+	*/maintainers.gen) file=MAINTAINERS; edit='s/^ARM64 PORT (AARCH64 ARCHITECTURE)$/ARM64 PORT/' ;;
+	# ARM's table renames a call compat-entries gives an entry point to
+	*/compat-syscall-table.gen) file=arch/arm/tools/syscall.tbl
+	   edit='s/^\(5[[:space:]]*common[[:space:]]*\)open\([[:space:]]\)/\1opened\2/' ;;
 	*) file=$(sed -n 's|^--- a/\([^	 ]*\).*|\1|p' "$hunk" | head -n 1)
 	   line=$(grep -m1 '^[-]' "$hunk" | grep -v '^---' | cut -c2- || true)
 	   [ -n "$line" ] || line=$(grep -m1 '^ ' "$hunk" | cut -c2-)
