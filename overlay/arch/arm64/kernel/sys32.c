@@ -160,6 +160,11 @@ AA32_SAME_NR(clock_getres_time64);
  */
 #undef __SYSCALL
 #define __SYSCALL(nr, entry)	__arm64_##entry(const struct pt_regs *regs),
+/*
+ * 6.12's stock table gives some calls a native and a compat entry point
+ * (syscalltbl.sh emits these for them): a 32-bit task gets the compat one.
+ */
+#define __SYSCALL_WITH_COMPAT(nr, native, compat)	__SYSCALL(nr, compat)
 asmlinkage long
 #include <asm/syscall_table_32.h>
 	__arm64_sys_ni_syscall(const struct pt_regs *regs);
