@@ -71,7 +71,8 @@ result $? "entered_at_$el" "kernel log: ${seen:-no 'started at' line}"
 # word asks for it); no /dev/kvm at EL1.
 if [ "$el" = EL2 ]; then
 	if has el2-nvhe; then
-		want='Hyp mode initialized successfully' mode=nvhe
+		# 6.1: "Hyp mode ...", 6.12: "Hyp nVHE mode ..."
+		want='Hyp \(nVHE \)\{0,1\}mode initialized successfully' mode=nvhe
 		[ "$kvm_mode" = nvhe ] || want="kvm-arm.mode=nvhe missing from the command line"
 	else
 		want='VHE mode initialized successfully' mode=vhe
