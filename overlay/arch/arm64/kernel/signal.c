@@ -203,10 +203,6 @@ static_assert(offsetof(struct fpmr_context, fpmr) ==
 #define sig_has_fpmr()		system_supports_fpmr()
 #define sig_fpmr_saved()	(current->thread.uw.fpmr)
 #define sig_fpmr_stage(v)	(current->thread.uw.fpmr = (v))
-#else
-#define sig_has_fpmr()		false
-#define sig_fpmr_saved()	0ULL
-#define sig_fpmr_stage(v)	do { } while (0)
 #endif
 
 #ifdef POE_MAGIC
@@ -249,8 +245,12 @@ enum sigframe_rec {
 	SIGREC_FPSIMD,
 	SIGREC_ESR,
 	SIGREC_SVE,
+#ifdef FPMR_MAGIC
 	SIGREC_FPMR,
+#endif
+#ifdef POE_MAGIC
 	SIGREC_POE,
+#endif
 	SIGREC_COUNT
 };
 
@@ -283,8 +283,12 @@ static void sigframe_wanted(size_t want[SIGREC_COUNT], unsigned int *sve_vq,
 	want[SIGREC_ESR] = (worst_case || current->thread.fault_code) ?
 			   sizeof(struct esr_context) : 0;
 	want[SIGREC_SVE] = 0;
+#ifdef FPMR_MAGIC
 	want[SIGREC_FPMR] = sig_has_fpmr() ? sizeof(struct sig_reg_record) : 0;
+#endif
+#ifdef POE_MAGIC
 	want[SIGREC_POE] = sig_has_poe() ? sizeof(struct sig_reg_record) : 0;
+#endif
 
 	if (system_supports_sve()) {
 		if (worst_case)
@@ -405,11 +409,29 @@ static int sigframe_write_blocks(struct pt_regs *regs,
 	return 0;
 }
 
+/*
+ * A one-register record (FPMR, POE) at @off, if the plan made room.
+ * This and the two helpers below have no caller on a tree without
+ * either record (6.1).
+ */
+static __always_inline __maybe_unused void
+frame_put_reg_record(const struct sigframe_plan *plan, unsigned long off,
+		     u32 magic, u64 value, int *err)
+{
+	struct sig_reg_record rec = {
+		.head.magic = magic,
+		.head.size = sizeof(rec),
+		.value = value,
+	};
+
+	if (off)
+		frame_put_words(sigframe_at(plan, off), &rec, sizeof(rec), err);
+}
+
 /* Every other field and record header, in one window. */
-static int sigframe_write_fields(struct pt_regs *regs,
-				 const struct sigframe_plan *plan,
-				 const kernel_siginfo_t *info,
-				 const sigset_t *set, u64 por)
+static __always_inline int
+sigframe_write_fields(struct pt_regs *regs, const struct sigframe_plan *plan,
+		      const kernel_siginfo_t *info, const sigset_t *set, u64 por)
 {
 	struct rt_sigframe __user *sf = plan->frame;
 	struct task_struct *tsk = current;
@@ -480,31 +502,11 @@ static int sigframe_write_fields(struct pt_regs *regs,
 	}
 
 #ifdef FPMR_MAGIC
-	off = plan->rec[SIGREC_FPMR];
-	if (off) {
-		struct sig_reg_record fpmr = {
-			.head.magic = FPMR_MAGIC,
-			.head.size = sizeof(fpmr),
-			.value = sig_fpmr_saved(),
-		};
-
-		frame_put_words(sigframe_at(plan, off), &fpmr, sizeof(fpmr),
-				&err);
-	}
+	frame_put_reg_record(plan, plan->rec[SIGREC_FPMR], FPMR_MAGIC,
+			     sig_fpmr_saved(), &err);
 #endif
-
 #ifdef POE_MAGIC
-	off = plan->rec[SIGREC_POE];
-	if (off) {
-		struct sig_reg_record poe = {
-			.head.magic = POE_MAGIC,
-			.head.size = sizeof(poe),
-			.value = por,
-		};
-
-		frame_put_words(sigframe_at(plan, off), &poe, sizeof(poe),
-				&err);
-	}
+	frame_put_reg_record(plan, plan->rec[SIGREC_POE], POE_MAGIC, por, &err);
 #endif
 
 	if (plan->extra) {
@@ -562,8 +564,8 @@ static void enter_handler(struct pt_regs *regs,
 	regs->pstate &= ~PSR_TCO_BIT;
 }
 
-static int deliver_native(struct pt_regs *regs, struct ksignal *ksig,
-			  sigset_t *set)
+static __always_inline int deliver_native(struct pt_regs *regs,
+					  struct ksignal *ksig, sigset_t *set)
 {
 	const kernel_siginfo_t *info = NULL;
 	size_t want[SIGREC_COUNT];
@@ -618,10 +620,14 @@ struct sigreturn_state {
 	bool has_mask;			/* the mask could be read */
 	bool has_fp;
 	bool has_sve;			/* an SVE record was present */
+#ifdef FPMR_MAGIC
 	bool has_fpmr;
-	bool has_por;
 	u64 fpmr;
+#endif
+#ifdef POE_MAGIC
+	bool has_por;
 	u64 por;
+#endif
 	unsigned int sve_vq;		/* its register data, 0: none */
 	const void __user *sve_data;
 	void *sve_staged;		/* a copy of it, see sve_data_fetch() */
@@ -631,8 +637,12 @@ struct sigreturn_state {
 struct sigframe_found {
 	char __user *fpsimd;
 	char __user *sve;
+#ifdef FPMR_MAGIC
 	char __user *fpmr;
+#endif
+#ifdef POE_MAGIC
 	char __user *poe;
+#endif
 	u32 fpsimd_size;
 	u32 sve_size;
 };
@@ -673,6 +683,19 @@ static int extra_space_find(struct rt_sigframe __user *sf,
 	*from = data;
 	*to = data + ctx.size;
 	return 0;
+}
+
+/*
+ * A one-register record (FPMR, POE) is taken once, at its exact size,
+ * and only from a task on a CPU that has the register.
+ */
+static __always_inline __maybe_unused bool
+found_reg_record(char __user **slot, char __user *at, u32 size, bool cpu_has)
+{
+	if (!cpu_has || *slot || size != sizeof(struct sig_reg_record))
+		return false;
+	*slot = at;
+	return true;
 }
 
 /*
@@ -733,19 +756,17 @@ static int sigframe_scan(struct rt_sigframe __user *sf,
 
 #ifdef FPMR_MAGIC
 		case FPMR_MAGIC:
-			if (!sig_has_fpmr() || found->fpmr ||
-			    head.size != sizeof(struct sig_reg_record))
+			if (!found_reg_record(&found->fpmr, at, head.size,
+					      sig_has_fpmr()))
 				return -EINVAL;
-			found->fpmr = at;
 			break;
 #endif
 
 #ifdef POE_MAGIC
 		case POE_MAGIC:
-			if (!sig_has_poe() || found->poe ||
-			    head.size != sizeof(struct sig_reg_record))
+			if (!found_reg_record(&found->poe, at, head.size,
+					      sig_has_poe()))
 				return -EINVAL;
-			found->poe = at;
 			break;
 #endif
 
@@ -823,6 +844,16 @@ static int sigframe_read_fp(const struct sigframe_found *found,
 	return 0;
 }
 
+/* The value of a one-register record the scan found, if there is one. */
+static __always_inline __maybe_unused bool
+frame_get_reg_record(char __user *rec, u64 *val, int *err)
+{
+	if (!rec || *err)
+		return false;
+	frame_get(*val, &((struct sig_reg_record __user *)rec)->value, *err);
+	return !*err;
+}
+
 /*
  * Read and check everything in the frame; change nothing.  The mask is
  * read first, as stock reads it, so that a refusal can still apply it.
@@ -836,8 +867,6 @@ static int sigframe_read(struct rt_sigframe __user *sf,
 	st->has_mask = false;
 	st->has_fp = false;
 	st->has_sve = false;
-	st->has_fpmr = false;
-	st->has_por = false;
 	st->sve_vq = 0;
 	st->sve_data = NULL;
 	st->sve_staged = NULL;
@@ -853,16 +882,12 @@ static int sigframe_read(struct rt_sigframe __user *sf,
 		else
 			err = sigframe_read_fp(&found, st);
 	}
-	if (!err && found.fpmr) {
-		frame_get(st->fpmr, &((struct sig_reg_record __user *)
-				      found.fpmr)->value, err);
-		st->has_fpmr = !err;
-	}
-	if (!err && found.poe) {
-		frame_get(st->por, &((struct sig_reg_record __user *)
-				     found.poe)->value, err);
-		st->has_por = !err;
-	}
+#ifdef FPMR_MAGIC
+	st->has_fpmr = frame_get_reg_record(found.fpmr, &st->fpmr, &err);
+#endif
+#ifdef POE_MAGIC
+	st->has_por = frame_get_reg_record(found.poe, &st->por, &err);
+#endif
 	frame_uaccess_end();
 	if (err)
 		return err;
@@ -943,9 +968,11 @@ static void sigframe_commit_fp(struct sigreturn_state *st)
 		clear_thread_flag(TIF_SVE);
 		current->thread.fp_type = FP_STATE_FPSIMD;
 	}
+#ifdef FPMR_MAGIC
 	/* Loaded into the register with the rest of the FP state. */
 	if (st->has_fpmr)
 		sig_fpmr_stage(st->fpmr);
+#endif
 	fpsimd_update_current_state(&st->fp);
 }
 
@@ -984,8 +1011,10 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	regs->user_regs = st.gprs;
 	if (st.has_fp)
 		sigframe_commit_fp(&st);
+#ifdef POE_MAGIC
 	if (st.has_por)
 		sig_por_set(st.por);
+#endif
 	return regs->regs[0];
 
 refuse_read:
@@ -998,7 +1027,7 @@ refuse:
 	return regs->regs[0];
 }
 
-static void run_handler(struct ksignal *ksig, struct pt_regs *regs)
+static __always_inline void run_handler(struct ksignal *ksig, struct pt_regs *regs)
 {
 	sigset_t *mask = sigmask_to_save();
 	int failed;
@@ -1044,10 +1073,12 @@ static bool wants_restart(long ret)
 
 /*
  * Pending signals at the return to EL0, IRQs enabled: 6.12's
- * entry-common.c calls this, on 6.1 user_return_work() below does.
+ * entry-common.c calls this, on 6.1 user_return_work() below does,
+ * with this inlined (as is everything down to the frame writes: out
+ * of line, each call costs a delivery more than a few frame fields).
  */
 #if AA64_SIGNAL_OWNS_NOTIFY_RESUME
-static void do_signal(struct pt_regs *regs);
+static __always_inline void do_signal(struct pt_regs *regs);
 #endif
 
 void do_signal(struct pt_regs *regs)
@@ -1103,7 +1134,7 @@ void do_signal(struct pt_regs *regs)
 
 #if AA64_SIGNAL_OWNS_NOTIFY_RESUME
 /* One round of the work due before returning to EL0, IRQs enabled. */
-static void user_return_work(struct pt_regs *regs, unsigned long flags)
+static __always_inline void user_return_work(struct pt_regs *regs, unsigned long flags)
 {
 	if (flags & _TIF_UPROBE)
 		uprobe_notify_resume(regs);
