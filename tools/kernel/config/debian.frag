@@ -1,4 +1,4 @@
-# BASECONFIG=debian: merged over Debian's own arm64 config (linux-config-6.1)
+# BASECONFIG=debian: merged over Debian's own arm64 config (linux-config-KVER)
 # before Kbuild.frag.  Debian signs with keys it does not ship and builds
 # BTF with pahole; neither is part of the kernel we test, and modules are
 # not built.
