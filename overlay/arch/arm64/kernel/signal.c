@@ -234,10 +234,17 @@ static void sig_por_set(u64 por)
 {
 	write_sysreg_s(por, SYS_POR_EL0);
 }
+
+/* Every handler starts with only pkey 0 open, as at exec. */
+static void sig_por_handler_start(void)
+{
+	sig_por_set(POR_EL0_INIT);
+}
 #else
 #define sig_has_poe()		false
-#define sig_por_open_all()	0ULL
-#define sig_por_set(v)		do { } while (0)
+static inline u64 sig_por_open_all(void) { return 0; }
+static inline void sig_por_set(u64 por) { }
+static inline void sig_por_handler_start(void) { }
 #endif
 
 /* Optional records, in the order they are laid out. */
@@ -601,9 +608,8 @@ static __always_inline int deliver_native(struct pt_regs *regs,
 		return err;
 	}
 
-	/* Every handler starts with only pkey 0 open, as at exec. */
 	if (sig_has_poe())
-		sig_por_set(POR_EL0_INIT);
+		sig_por_handler_start();
 	enter_handler(regs, &plan, &ksig->ka, ksig->sig);
 	if (info) {
 		regs->regs[1] = (unsigned long)&plan.frame->info;
