@@ -627,10 +627,11 @@ static bool agt_el0_counter_traps(void)
 	return has_erratum_handler(read_cntvct_el0);
 }
 #else
-#define agt_engage_erratum(how, from)		do { } while (0)
-#define agt_filter_reads_start()		do { } while (0)
-#define agt_dt_erratum_built(property)		false
-#define agt_el0_counter_traps()			false
+static inline void agt_engage_erratum(enum arch_timer_erratum_match_type how,
+				      const void *from) { }
+static inline void agt_filter_reads_start(void) { }
+static inline bool agt_dt_erratum_built(const char *property) { return false; }
+static inline bool agt_el0_counter_traps(void) { return false; }
 #endif /* CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND */
 
 static const char *const agt_timer_name[ARCH_TIMER_MAX_TIMER_PPI] = {
