@@ -20,6 +20,17 @@ ktap_count() {
 		END { printf "%d passed, %d failed, %d skipped\n", p, f, s }'
 }
 
+# children_cpu < `times`: the CPU seconds, user and system, of the
+# shell's children that were waited for (the second line of `times`,
+# "1m2.500000s 0m3.000000s" in dash and bash alike), rounded.  `times`
+# must write to a file: in a pipe or $(...) it is a subshell's, which has
+# no children.
+children_cpu() {
+	awk 'NR == 2 { t = 0
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] }
+		printf "%d\n", t + 0.5 }'
+}
+
 # kver_of TREE: its major.minor (6.1), which names the per-version data
 kver_of() {
 	sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p' "$1/Makefile" | paste -sd.

@@ -15,6 +15,8 @@ out=
 for a in "$@"; do case $a in RESULTS_TO=*) out=${a#RESULTS_TO=} ;; esac; done
 echo "$*" >> "${0%/make}/calls"
 case "$*" in *noresults*) exit 0 ;; esac
+# "burn": a second or so of CPU, for the steps' CPU column
+case "$*" in *burn*) i=0; while [ $i -lt 2000000 ]; do i=$((i + 1)); done ;; esac
 [ -z "$out" ] || printf '{"tests": [\n  {"suite": "s", "test": "t", "abi": "a", "result": "pass"}\n]}\n' > "$out"
 case "$*" in *fail*) exit 2 ;; esac
 exit 0
@@ -23,11 +25,11 @@ chmod +x "$TMP/make"
 cat > "$TMP/plan" <<'P'
 # a comment
 one      do    sync-stale
-bgstep   bg    vmlinux VARIANT=debug
+bgstep   bg    vmlinux VARIANT=debug burn
 two      run   selftest SUITES="boot signal" T="^boot fail"
 three    run   selftest noresults
 waitbg   wait  bgstep
-four     run   selftest VARIANT=acpi
+four     run   selftest VARIANT=acpi burn
 P
 MAKE=$TMP/make tools/test/plan "$TMP/plan" "$TMP/b" > "$TMP/out" 2>&1
 rc=$?
@@ -41,7 +43,15 @@ check quoted_arguments_kept "$(grep -qxF -- '--no-print-directory selftest SUITE
 check missing_results_count "$(tail -n 1 "$TMP/out" | grep -qx '2 passed, 1 failed, 0 skipped' &&
 	grep -q 'no .*three.json: that run did not finish' "$TMP/out"; echo $?)" \
 	"$(tail -n 3 "$TMP/out" | tr '\n' ' ')"
-check times_recorded "$([ "$(wc -l < "$TMP/b/test-times")" = 5 ]; echo $?)" "$(cat "$TMP/b/test-times")"
+# a line per step, and the bg step's own once waited for: NAME SECONDS
+# STATUS CPU; the CPU a step burnt is counted, in the foreground and in
+# the background alike, and the run's CPU line sums them
+check times_recorded "$([ "$(wc -l < "$TMP/b/test-times")" = 6 ] &&
+	awk 'NF != 4 || $2 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ { exit 1 }' "$TMP/b/test-times" &&
+	[ "$(awk '$1 == "bgstep" { print $3 }' "$TMP/b/test-times")" = 0 ]; echo $?)" "$(cat "$TMP/b/test-times")"
+check cpu_counted "$(awk '$1 == "four" || $1 == "bgstep" { if ($4 < 1) exit 1; n++ } END { exit n != 2 }' "$TMP/b/test-times" &&
+	grep -Eq '^  CPU     [1-9][0-9]* s of CPU in [0-9]+ s on [0-9]+ CPUs' "$TMP/out"; echo $?)" \
+	"$(cat "$TMP/b/test-times"; grep CPU "$TMP/out")"
 printf 'one  maybe  sync-stale\n' > "$TMP/bad"
 MAKE=$TMP/make tools/test/plan "$TMP/bad" "$TMP/b2" > "$TMP/out" 2>&1
 check bad_plan_refused "$([ $? = 2 ] && grep -q 'bad lines' "$TMP/out"; echo $?)" "$(cat "$TMP/out")"
