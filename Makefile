@@ -239,8 +239,11 @@ build-min: sync-stale
 # 16K, 64K and min.frag variants; sparse; coccicheck.  CHECKS= picks some;
 # KERNEL=stock: the same checks over stock's same files, listing reports.
 CHECK_STAMP := $(if $(filter stock,$(KERNEL)),$(BK)/src/.extracted,$(BK)/sync/changed)
+# spatch compiles coccicheck's OCaml rules (check_bq27xxx_data.cocci...)
+# with ocamlopt at run time; Debian's coccinelle does not pull it in.
 check: sync-stale
-	@$(TOOLS)/build/deps sparse:sparse coccinelle:spatch clang:clang lld:ld.lld llvm:llvm-objcopy
+	@$(TOOLS)/build/deps sparse:sparse coccinelle:spatch ocaml-nox:ocamlopt clang:clang lld:ld.lld \
+		llvm:llvm-objcopy
 	@TREE_STAMP=$(CHECK_STAMP) $(TOOLS)/check/check $(if $(filter stock,$(KERNEL)),--stock) \
 		$(BK)/linux $(KSRC) overlay Kbuild.frag $(BK)/sync/staged.list \
 		$(BK)/check$(if $(filter stock,$(KERNEL)),-stock) $(CHECKS)
