@@ -19,5 +19,6 @@ if [ -e /proc/self/autogroup ]; then
 else
 	echo "ok group_at_nice_19 # SKIP no /proc/self/autogroup (kernel without SCHED_AUTOGROUP)"
 fi
-# STATUS.time: the command's wall and CPU seconds, for make test's times
-check time_recorded "$(grep -Eqx '[0-9]+ [0-9]+' "$TMP/st.time"; echo $?)" "$(cat "$TMP/st.time" 2>&1)"
+# STATUS.time: the command's line for make test's times (NAME SECONDS
+# STATUS CPU)
+check time_recorded "$(grep -Eqx 'st [0-9]+ [0-9]+ [0-9]+' "$TMP/st.time"; echo $?)" "$(cat "$TMP/st.time" 2>&1)"
