@@ -292,7 +292,7 @@ kselftests: deps $(PRISTINE_DEP)
 # kernel under test as /boot/Image, for tests/kvm.
 ROOTFS := $(BK)/guest/test-$(KERNEL)$(if $(VARIANT_TAG),-$(VARIANT_TAG)).cpio
 ROOT_SELECT = SUITES='$(SUITES)' KSELFTESTS='$(KSELFTESTS)' FULL='$(FULL)' T='$(T)' \
-	SUITE_TIMEOUT='$(SUITE_TIMEOUT)'
+	SUITE_TIMEOUT='$(SUITE_TIMEOUT)' KVARIANT='$(KVARIANT)'
 GUEST_IMAGE = $(if $(findstring virtualization=on,$(shell $(TOOLS)/guest/variant resolve \
 	$(VARIANT_WORDS))),$(IMAGE))
 rootfs: tests kselftests $(GUEST_BITS)

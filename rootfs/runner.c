@@ -8,6 +8,8 @@
  *              becomes one result "<suite> <abi> <program>.<case>".
  * kind "exit": one result "<suite> <abi> <program>" from the exit status,
  *              kselftest style (0 pass, 4 skip, anything else fail).
+ * kind "skip": the program is not run; one skip "<suite> <abi> <program>"
+ *              whose reason is the rest of the line (it must have one).
  *
  * Results go to the file named by the "results" environment variable (the
  * host's results channel, /dev/hvc0, a virtio console of its own, so that
@@ -171,6 +173,13 @@ static int system_runs_aarch32(void)
 		return 0;
 	personality(old);
 	return 1;
+}
+
+/* a "skip" line: the manifest says why the program is not run here */
+static void skip_one(const char *path, const char *suite, const char *abi, const char *why)
+{
+	last_result = now();
+	emit(1, suite, abi, strrchr(path, '/') ? strrchr(path, '/') + 1 : path, "SKIP %s", why);
 }
 
 static void run_one(char **argv, const char *kind, const char *suite,
@@ -381,7 +390,7 @@ int main(void)
 		emit(0, "runner", "aarch64", "manifest", "/tests/manifest: %s", strerror(errno));
 	} else {
 		while (fgets(line, sizeof(line), manifest)) {
-			char *argv[16], *kind, *suite, *abi, *tmo, *save;
+			char *argv[16], *kind, *suite, *abi, *tmo, *save, *why = NULL;
 			int argc = 0;
 
 			kind = strtok_r(line, " \t\n", &save);
@@ -392,11 +401,21 @@ int main(void)
 			suite = strtok_r(NULL, " \t\n", &save);
 			abi = strtok_r(NULL, " \t\n", &save);
 			tmo = strtok_r(NULL, " \t\n", &save);
-			while (argc < 15 && (argv[argc] = strtok_r(NULL, " \t\n", &save)))
-				argc++;
+			if (!strcmp(kind, "skip")) {
+				/* the path, then the reason: the rest of the line */
+				argv[argc] = strtok_r(NULL, " \t\n", &save);
+				argc += !!argv[argc];
+				why = save ? save + strspn(save, " \t") : NULL;
+				if (why)
+					why[strcspn(why, "\n")] = 0;
+			} else {
+				while (argc < 15 && (argv[argc] = strtok_r(NULL, " \t\n", &save)))
+					argc++;
+			}
 			argv[argc] = NULL;
 			if (!suite || !abi || !tmo || !argc ||
-			    (strcmp(kind, "ktap") && strcmp(kind, "exit"))) {
+			    (strcmp(kind, "ktap") && strcmp(kind, "exit") &&
+			     (strcmp(kind, "skip") || !why || !*why))) {
 				last_result = now();
 				emit(0, "runner", "aarch64", "manifest", "bad line");
 				continue;
@@ -404,7 +423,10 @@ int main(void)
 			fprintf(out, "# @@PROGRAM %d %s %s %s %s\n", index - 1, tmo, suite, abi,
 				strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0]);
 			fflush(out);
-			run_one(argv, kind, suite, abi, atoi(tmo));
+			if (!strcmp(kind, "skip"))
+				skip_one(argv[0], suite, abi, why);
+			else
+				run_one(argv, kind, suite, abi, atoi(tmo));
 		}
 		fclose(manifest);
 	}

@@ -66,6 +66,23 @@ check kvm_arguments_kept "$([ $? = 0 ] && grep -q 'arch_timer -n 2$' "$TMP/root/
 kvm nomatch
 check kvm_unmatched_T_is_error "$([ $? != 0 ] && grep -q "T='nomatch' matches no test" "$TMP/gr"; echo $?)" \
 	"$(cat "$TMP/gr")"
+# a "plain" kselftest: run on a plain kernel, a skip with its reason on a
+# debug kernel, and run there with FULL=1 given three times its timeout
+mkdir -p "$TMP/ksft/out-aarch64/kselftest/arm64/mte"
+cp /bin/true "$TMP/ksft/out-aarch64/kselftest/arm64/mte/slow"
+printf 'arm64/mte slow aarch64 all plain 300\n' > "$TMP/plain.list"
+plain() { SUITES=none KSELFTESTS=all tools/guest/guest-root "$TMP/root" "$TMP/a64" \
+	"$TMP/a64" "$TMP/a64" "$TMP/a32" "$TMP/bin" "$TMP/ksft" "$TMP/plain.list" > "$TMP/gr" 2>&1; }
+KVARIANT= plain
+check plain_runs_on_plain_kernel "$([ $? = 0 ] && grep -qx 'exit kselftest/arm64/mte aarch64 300 /tests/kselftest/aarch64/arm64/mte/slow' \
+	"$TMP/root/tests/manifest"; echo $?)" "$(cat "$TMP/gr" "$TMP/root/tests/manifest")"
+KVARIANT=debug plain
+check plain_skips_on_debug_kernel "$([ $? = 0 ] && grep -q '^skip kselftest/arm64/mte aarch64 0 /tests/kselftest/aarch64/arm64/mte/slow too slow on a debug kernel' \
+	"$TMP/root/tests/manifest" && [ ! -e "$TMP/root/tests/kselftest/aarch64/arm64/mte/slow" ]; echo $?)" \
+	"$(cat "$TMP/gr" "$TMP/root/tests/manifest")"
+KVARIANT=debug FULL=1 plain
+check plain_full_on_debug_kernel "$([ $? = 0 ] && grep -qx 'exit kselftest/arm64/mte aarch64 900 /tests/kselftest/aarch64/arm64/mte/slow' \
+	"$TMP/root/tests/manifest"; echo $?)" "$(cat "$TMP/gr" "$TMP/root/tests/manifest")"
 
 # 3. a failed .deb download stops the build: no stand-in from the host
 mkdir -p "$TMP/fake"

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Each way a guest run could report green falsely, made to happen in a
 # real guest, and seen caught: a KTAP plan the results do not meet, a skip
-# without a reason, programs that cannot be executed (no #!, a binary or
-# an interpreter of another architecture), a kernel report lost to a
-# wrapped ring buffer or hidden behind binary bytes on the console, a
-# forged result on the results channel, a runner
+# without a reason (a program's or the manifest's), programs that cannot
+# be executed (no #!, a binary or an interpreter of another architecture),
+# a kernel report lost to a wrapped ring buffer or hidden behind binary
+# bytes on the console, a forged result on the results channel, a runner
 # that dies, and results from a kernel other than the one meant.
 set -u
 . tests/host/lib.inc
@@ -41,7 +41,9 @@ ktap t aarch64 30 /t/noreason.sh
 ktap t aarch64 30 /t/noshebang.sh
 exit t aarch64 30 /t/x86bin
 exit t aarch64 30 /t/x86interp.sh
-exit t aarch64 30 /bin/true"
+exit t aarch64 30 /bin/true
+skip t aarch64 0 /t/unrun not run here, and why
+skip t aarch64 0 /t/unexplained"
 run bad
 check run_fails "$([ "$(cat "$TMP/bad.rc")" != 0 ]; echo $?)" "exit status 0"
 check plan_mismatch_fails "$(has bad '^not ok [0-9]+ t aarch64 plan.sh # KTAP plan 1..3, 2 results')" "$(grep plan.sh "$TMP/bad.out")"
@@ -50,6 +52,8 @@ check no_shebang_fails "$(has bad '^not ok [0-9]+ t aarch64 noshebang.sh # canno
 check wrong_arch_binary_fails "$(has bad '^not ok [0-9]+ t aarch64 x86bin # cannot execute .*Exec format error')" "$(grep x86bin "$TMP/bad.out")"
 check wrong_arch_interpreter_fails "$(has bad '^not ok [0-9]+ t aarch64 x86interp.sh # cannot execute')" "$(grep x86interp "$TMP/bad.out")"
 check good_program_still_passes "$(has bad '^ok [0-9]+ t aarch64 true$')" "no pass for /bin/true"
+check manifest_skip_keeps_reason "$(has bad '^ok [0-9]+ t aarch64 unrun # SKIP not run here, and why$')" "$(grep unrun "$TMP/bad.out")"
+check manifest_skip_without_reason_fails "$(has bad '^not ok [0-9]+ runner aarch64 manifest # bad line')" "$(grep -E 'unexplained|manifest' "$TMP/bad.out")"
 
 # 2. a kernel warning whose ring buffer wrapped long before the end
 mkroot kmsg "ktap t aarch64 120 /t/kmsg.sh"
