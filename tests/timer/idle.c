@@ -187,27 +187,41 @@ static void broadcast_takes_over(void)
 		    DEADLINE_NS / 1000000000LL);
 }
 
+/*
+ * Each CPU enters the state, watched from another CPU.  With the hrtimer
+ * broadcast device (the device tree gives no broadcast timer) the CPU
+ * that holds the broadcast hrtimer is refused the timer-stop state
+ * (tick_broadcast_enter(): -EBUSY), and a CPU arms that hrtimer on
+ * itself when it goes idle with the earliest event of those asleep.  The
+ * watcher wakes every millisecond on another CPU, so that the CPU it
+ * watches is not the one left holding it.
+ */
 static void state_entered_every_cpu(void)
 {
-	long long before[MAX_CPUS], now;
-	int64_t end = mono_ns() + DEADLINE_NS;
-	int cpu, left = ncpus;
+	long long before[MAX_CPUS], after[MAX_CPUS];
+	int cpu, missed = 0, unpinned = 0;
+	cpu_set_t all;
 
-	for (cpu = 0; cpu < ncpus; cpu++)
-		before[cpu] = state_usage(cpu);
-	while (left && mono_ns() < end) {
-		nap_ms(20);
-		for (left = 0, cpu = 0; cpu < ncpus; cpu++) {
-			now = state_usage(cpu);
-			left += before[cpu] < 0 || now <= before[cpu];
+	sched_getaffinity(0, sizeof(all), &all);
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		int64_t end = mono_ns() + DEADLINE_NS;
+
+		if (ncpus > 1 && pin_cpu((cpu + 1) % ncpus))
+			unpinned++;
+		before[cpu] = after[cpu] = state_usage(cpu);
+		while (before[cpu] >= 0 && after[cpu] <= before[cpu] && mono_ns() < end) {
+			nap_ms(1);
+			after[cpu] = state_usage(cpu);
 		}
+		missed += before[cpu] < 0 || after[cpu] <= before[cpu];
 	}
+	sched_setaffinity(0, sizeof(all), &all);
 	for (cpu = 0; cpu < ncpus; cpu++)
 		ktap_diag("cpu%d: %s usage %lld -> %lld", cpu, state_name,
-			  before[cpu], state_usage(cpu));
-	ktap_result(!left, "state_entered_every_cpu",
-		    "%d CPUs never entered %s in %lld s", left, state_name,
-		    DEADLINE_NS / 1000000000LL);
+			  before[cpu], after[cpu]);
+	ktap_result(!missed && !unpinned, "state_entered_every_cpu",
+		    "%d CPUs never entered %s in %lld s each; %d watches not pinned",
+		    missed, state_name, DEADLINE_NS / 1000000000LL, unpinned);
 }
 
 /* Lines of CPU @cpu's trace buffer that name @func */
